@@ -1,0 +1,71 @@
+// One linter for the monorepo. Boundaries are errors, not warnings (docs/architecture.md).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
+
+const noRestricted = (patterns) => ['error', { patterns }];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', '**/*.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'import-x/no-cycle': 'off',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  // Packages know nothing of apps; low packages know only core.
+  {
+    files: ['packages/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': noRestricted([
+        { group: ['@openseal/server', '@openseal/web', '**/apps/**'], message: 'packages never import apps' },
+      ]),
+    },
+  },
+  {
+    files: ['packages/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noRestricted([
+        {
+          group: ['@openseal/*', '**/apps/**', 'kysely', 'fastify', 'node:*'],
+          message: 'core is pure: no other package, no I/O',
+        },
+      ]),
+    },
+  },
+  // Only repository files (and the db package, and tests) touch Kysely.
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/**/*.repository.ts',
+      'apps/server/src/plugins/db.ts',
+      'apps/server/src/**/*.test.ts',
+      'apps/server/src/test/**',
+    ],
+    rules: {
+      'no-restricted-imports': noRestricted([
+        { group: ['kysely', 'kysely/*'], message: 'only *.repository.ts files query the database' },
+        { group: ['@openseal/web', '**/apps/web/**'], message: 'apps never import each other' },
+      ]),
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': noRestricted([
+        {
+          group: ['@openseal/server', '@openseal/db', '**/apps/server/**', 'kysely', 'node:*'],
+          message: 'the web app talks to the server only over HTTP',
+        },
+      ]),
+    },
+  },
+);

@@ -1,0 +1,5 @@
+export * from './common';
+export * from './accounts';
+export * from './organizes';
+export * from './config';
+export * from './files';

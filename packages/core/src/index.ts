@@ -1,0 +1,6 @@
+export * from './errors/catalogue';
+export * from './errors/app-error';
+export * from './validation/org';
+export * from './validation/person';
+export * from './constants';
+export * as contracts from './contracts/index';

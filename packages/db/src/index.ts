@@ -1,0 +1,3 @@
+export * from './schema';
+export * from './connection';
+export { PGliteDialect } from './pglite-dialect';

@@ -1,0 +1,141 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json = ColumnType<unknown, string | undefined, string>;
+
+export interface PersonsTable {
+  id: string;
+  mobile: string;
+  name: string;
+  password_hash: string | null;
+  real_name_status: Generated<number>;
+  status: Generated<'active' | 'disabled'>;
+  default_account_id: string | null;
+  failed_logins: Generated<number>;
+  locked_until: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  uscc: string;
+  real_name_status: Generated<number>;
+  created_by: string;
+  created_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export type MemberRole = 'legalPerson' | 'superAdmin' | 'admin' | 'sealAdmin' | 'signAdmin' | 'staff';
+
+export interface MembersTable {
+  id: string;
+  organization_id: string;
+  person_id: string;
+  roles: ColumnType<string[], string[] | undefined, string[]>;
+  status: Generated<'active' | 'paused' | 'removed'>;
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  person_id: string;
+  organization_id: string | null;
+  member_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  revoked_reason: string | null;
+  last_seen_at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface SmsFlowsTable {
+  id: string;
+  mobile: string;
+  scene: string;
+  code_hash: string;
+  person_id: string | null;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  verified_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export interface SmsMessagesTable {
+  id: string;
+  flow_id: string | null;
+  mobile: string;
+  scene: string;
+  provider: string;
+  body: string | null;
+  status: Generated<'queued' | 'delivered' | 'failed'>;
+  error: string | null;
+  created_at: Timestamp;
+  delivered_at: NullableTimestamp;
+}
+
+export interface FilesTable {
+  sha256: string;
+  size: ColumnType<number, number, number>;
+  content_type: string;
+  created_at: Timestamp;
+}
+
+export interface FileObjectsTable {
+  key: string;
+  sha256: string;
+  name: string;
+  purpose: string;
+  owner_person_id: string | null;
+  owner_org_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface ConfigValuesTable {
+  code: string;
+  value: string | null;
+  file_key: string | null;
+  is_public: Generated<boolean>;
+  scenes: ColumnType<string[], string[] | undefined, string[]>;
+  updated_at: Timestamp;
+}
+
+export interface AuditLogsTable {
+  id: Generated<number>;
+  at: Timestamp;
+  actor_person_id: string | null;
+  organization_id: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  ip: string | null;
+  detail: Json;
+}
+
+export interface Database {
+  persons: PersonsTable;
+  organizations: OrganizationsTable;
+  members: MembersTable;
+  sessions: SessionsTable;
+  sms_flows: SmsFlowsTable;
+  sms_messages: SmsMessagesTable;
+  files: FilesTable;
+  file_objects: FileObjectsTable;
+  config_values: ConfigValuesTable;
+  audit_logs: AuditLogsTable;
+}
+
+export type Person = Selectable<PersonsTable>;
+export type NewPerson = Insertable<PersonsTable>;
+export type PersonUpdate = Updateable<PersonsTable>;
+export type Organization = Selectable<OrganizationsTable>;
+export type Member = Selectable<MembersTable>;
+export type Session = Selectable<SessionsTable>;
+export type SmsFlow = Selectable<SmsFlowsTable>;
+export type ConfigValue = Selectable<ConfigValuesTable>;
