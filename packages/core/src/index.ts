@@ -4,3 +4,4 @@ export * from './validation/org';
 export * from './validation/person';
 export * from './constants';
 export * as contracts from './contracts/index';
+export * from './config-codes';
