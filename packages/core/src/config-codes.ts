@@ -34,6 +34,8 @@ export const CONFIG = {
   REALNAME_BANNER_VERIFIED: 'REALNAME_BANNER_VERIFIED', // home banner text for real-named users
   REALNAME_BANNER_UNVERIFIED: 'REALNAME_BANNER_UNVERIFIED',
   PLUGIN_ROUTES: 'PLUGIN_ROUTES', // JSON list of {path, title, kind:'iframe'|'link', target}
+  PAYMENT_CHANNELS: 'PAYMENT_CHANNELS', // JSON list of {code, name, enabled}
+  GOODS: 'GOODS', // JSON list of goods (UKeys, seals) with prices in fen
 } as const;
 export type ConfigCode = (typeof CONFIG)[keyof typeof CONFIG];
 

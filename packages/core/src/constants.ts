@@ -63,3 +63,18 @@ export const HEADERS = {
   language: 'x-language',
 } as const;
 export const OWNER_SWITCH_VALUE = 'PROMOTE';
+
+/** Organisation roles of spec section 6 (custom roles arrive with the permission tree). */
+export const ROLES = {
+  legalPerson: { zh: '法定代表人', en: 'Legal representative' },
+  superAdmin: { zh: '超级管理员', en: 'Super administrator' },
+  admin: { zh: '企业管理员', en: 'Enterprise administrator' },
+  sealAdmin: { zh: '印章管理员', en: 'Seal administrator' },
+  signAdmin: { zh: '签署管理员', en: 'Signing administrator' },
+  staff: { zh: '员工', en: 'Staff' },
+} as const;
+export type RoleCode = keyof typeof ROLES;
+export function roleName(code: string, lang: 'zh-CN' | 'en'): string {
+  const r = (ROLES as Record<string, { zh: string; en: string }>)[code];
+  return r ? (lang === 'en' ? r.en : r.zh) : code;
+}

@@ -1,0 +1,200 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { DatabaseHandle } from '@openseal/db';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppConfig } from './config';
+import authPlugin from './plugins/auth';
+import dbPlugin from './plugins/db';
+import errorsPlugin from './plugins/errors';
+import requestContext from './plugins/request-context';
+import securityPlugin from './plugins/security';
+import webPlugin from './plugins/web';
+import { createAccountsService } from './modules/accounts/accounts.service';
+import accountsRoutes from './modules/accounts/accounts.routes';
+import { createConfigService } from './modules/config/config.service';
+import configRoutes from './modules/config/config.routes';
+import devRoutes from './modules/dev/dev.routes';
+import { createLocalBlobStore } from './modules/files/file-store';
+import { createFilesService } from './modules/files/files.service';
+import filesRoutes from './modules/files/files.routes';
+import { createMsgsService } from './modules/msgs/msgs.service';
+import msgsRoutes from './modules/msgs/msgs.routes';
+import {
+  createHttpSmsProvider,
+  createSandboxSmsProvider,
+  type SmsProvider,
+} from './modules/msgs/sms-provider';
+import { createOrganizesService } from './modules/organizes/organizes.service';
+import organizesRoutes from './modules/organizes/organizes.routes';
+import { createSessionService } from './modules/session/session.service';
+import { seed } from './seed/demo';
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  /** An already opened database (tests); otherwise one is opened from the config. */
+  database?: DatabaseHandle;
+}
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** The secret that signs download addresses and SMS code hashes: from APP_SECRET, or generated once into the data directory. */
+function appSecret(config: AppConfig, warn: (msg: string) => void): string {
+  if (config.appSecret) return config.appSecret;
+  const dir = join(config.dataDir, 'secrets');
+  const file = join(dir, 'app-secret');
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    warn(
+      `APP_SECRET is not set: generated one in ${file}. Set APP_SECRET when running more than one instance.`,
+    );
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+function smsProvider(config: AppConfig): SmsProvider {
+  if (config.sms.provider === 'http') {
+    if (!config.sms.gatewayUrl || !config.sms.gatewayKey)
+      throw new Error('SMS_PROVIDER=http needs SMS_GATEWAY_URL and SMS_GATEWAY_KEY');
+    return createHttpSmsProvider({ url: config.sms.gatewayUrl, key: config.sms.gatewayKey });
+  }
+  return createSandboxSmsProvider({ delayMs: config.sms.sandboxDelayMs });
+}
+
+export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers["x-access-token"]', 'req.headers.authorization', 'req.headers.cookie'],
+        censor: '[redacted]',
+      },
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => randomBytes(8).toString('hex'),
+    requestIdHeader: false,
+    ajv: { customOptions: { coerceTypes: false } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(requestContext);
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin, {
+    globalPerMinute: config.rateLimit.globalPerMinute,
+    redisUrl: config.redisUrl,
+  });
+  await app.register(dbPlugin, {
+    handle: database,
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    schema: config.dbSchema,
+  });
+
+  const secret = appSecret(config, (m) => app.log.warn(m));
+  const provider = smsProvider(config);
+  const sessions = createSessionService({ ttlHours: config.sessionTtlHours });
+  const msgs = createMsgsService({
+    db: app.db,
+    provider,
+    secret,
+    codeTtlSeconds: config.sms.codeTtlSeconds,
+    resendSeconds: config.sms.resendSeconds,
+    log: app.log,
+  });
+  const files = createFilesService({
+    store: createLocalBlobStore(join(config.dataDir, 'files')),
+    secret,
+    fileSizeLimitMb: config.fileSizeLimitMb,
+  });
+  const configService = createConfigService({
+    db: app.db,
+    readDataUrl: (key) => files.readDataUrl(app.db, key),
+  });
+  const organizes = createOrganizesService();
+  const accounts = createAccountsService({ sessions, msgs, organizes, config: configService });
+  app.addHook('onClose', async () => provider.close());
+
+  const seeded = await seed(app.db, { config: configService, files, demo: config.seedDemo });
+  if (seeded.config || seeded.demo) app.log.info(seeded, 'seeded first-start data');
+
+  await app.register(authPlugin, { sessions });
+  await app.register(multipart, {
+    limits: {
+      fileSize: Math.max(...Object.values(files.rules).map((r) => r.maxBytes)),
+      files: 1,
+      fields: 10,
+      fieldSize: 4096,
+      parts: 12,
+    },
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'OpenSeal API',
+        version: VERSION,
+        description:
+          'Every answer is {code, message, data}; code 0 is success, other codes are the error catalogue.',
+      },
+      components: {
+        securitySchemes: {
+          accessToken: { type: 'apiKey', in: 'header', name: 'x-access-token' },
+        },
+      },
+      security: [{ accessToken: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(async (docs) => {
+    // The API documentation is public: mark every route of this scope so.
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...(route.config as object), public: true } as typeof route.config;
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      staticCSP: true,
+      uiConfig: { docExpansion: 'list', deepLinking: true },
+    });
+  });
+
+  const routeOpts = { accounts, organizes, sessions, msgs, files, config: configService };
+  await app.register(accountsRoutes, { ...routeOpts, loginPerMinute: config.rateLimit.loginPerMinute });
+  await app.register(organizesRoutes, routeOpts);
+  await app.register(msgsRoutes, { ...routeOpts, smsPerMinute: config.rateLimit.smsPerMinute });
+  await app.register(configRoutes, {
+    config: configService,
+    version: VERSION,
+    smsSandbox: provider.isSandbox,
+  });
+  await app.register(filesRoutes, routeOpts);
+  if (provider.isSandbox) await app.register(devRoutes, { msgs });
+
+  app.get(
+    '/healthz',
+    { schema: { hide: true }, config: { public: true, rateLimit: false } },
+    async (_req, reply) => {
+      try {
+        await app.database.db.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
+        return { status: 'ok', version: VERSION, database: app.database.dialect };
+      } catch (err) {
+        app.log.error({ err }, 'health check failed');
+        return reply.status(503).send({ status: 'unavailable', version: VERSION });
+      }
+    },
+  );
+  app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+
+  await app.register(webPlugin, { webDist: config.webDist });
+  return app;
+}
+
+export { VERSION };

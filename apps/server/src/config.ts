@@ -1,0 +1,112 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting, read from the environment once. The README's settings table lists these names,
+ * defaults and meanings; keep both in step.
+ */
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
+const int = (fallback: number, min = 0) =>
+  z.coerce
+    .number()
+    .int()
+    .min(min)
+    .optional()
+    .transform((v) => v ?? fallback);
+
+const envSchema = z.object({
+  PORT: int(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/)
+    .optional(),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SEED_DEMO: bool(true),
+  APP_SECRET: z.string().min(32).optional(),
+  SESSION_TTL_HOURS: int(12, 1),
+  SMS_PROVIDER: z.enum(['sandbox', 'http']).default('sandbox'),
+  SMS_GATEWAY_URL: z.string().url().optional(),
+  SMS_GATEWAY_KEY: z.string().optional(),
+  SMS_SANDBOX_DELAY_MS: int(300),
+  SMS_CODE_TTL_SECONDS: int(300, 30),
+  SMS_RESEND_SECONDS: int(60, 0),
+  RATE_LIMIT_LOGIN_PER_MINUTE: int(20, 1),
+  RATE_LIMIT_SMS_PER_MINUTE: int(10, 1),
+  RATE_LIMIT_GLOBAL_PER_MINUTE: int(6000, 1),
+  REDIS_URL: z.string().url().optional(),
+  FILE_SIZE_LIMIT_MB: int(20, 1),
+  TRUST_PROXY: bool(false),
+  PUBLIC_URL: z.string().url().optional(),
+});
+
+export type AppConfig = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  dbSchema: string | undefined;
+  webDist: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  seedDemo: boolean;
+  appSecret: string | undefined;
+  sessionTtlHours: number;
+  sms: {
+    provider: 'sandbox' | 'http';
+    gatewayUrl: string | undefined;
+    gatewayKey: string | undefined;
+    sandboxDelayMs: number;
+    codeTtlSeconds: number;
+    resendSeconds: number;
+  };
+  rateLimit: { loginPerMinute: number; smsPerMinute: number; globalPerMinute: number };
+  redisUrl: string | undefined;
+  fileSizeLimitMb: number;
+  trustProxy: boolean;
+  publicUrl: string | undefined;
+};
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid settings:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    dbSchema: e.DATABASE_SCHEMA,
+    webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SEED_DEMO,
+    appSecret: e.APP_SECRET,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    sms: {
+      provider: e.SMS_PROVIDER,
+      gatewayUrl: e.SMS_GATEWAY_URL,
+      gatewayKey: e.SMS_GATEWAY_KEY,
+      sandboxDelayMs: e.SMS_SANDBOX_DELAY_MS,
+      codeTtlSeconds: e.SMS_CODE_TTL_SECONDS,
+      resendSeconds: e.SMS_RESEND_SECONDS,
+    },
+    rateLimit: {
+      loginPerMinute: e.RATE_LIMIT_LOGIN_PER_MINUTE,
+      smsPerMinute: e.RATE_LIMIT_SMS_PER_MINUTE,
+      globalPerMinute: e.RATE_LIMIT_GLOBAL_PER_MINUTE,
+    },
+    redisUrl: e.REDIS_URL,
+    fileSizeLimitMb: e.FILE_SIZE_LIMIT_MB,
+    trustProxy: e.TRUST_PROXY,
+    publicUrl: e.PUBLIC_URL,
+  };
+}

@@ -1,0 +1,2 @@
+export { buildApp, type BuildAppOptions } from './app';
+export { loadConfig, type AppConfig } from './config';

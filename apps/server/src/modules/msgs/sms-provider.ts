@@ -1,0 +1,109 @@
+/**
+ * Text-message delivery. The platform talks to a gateway through this interface; delivery is
+ * asynchronous: `send` only queues, and the provider reports the outcome later through `onReport`,
+ * as real gateways do with delivery receipts.
+ */
+export interface SmsMessage {
+  id: string;
+  mobile: string;
+  scene: string;
+  body: string;
+}
+
+export interface DeliveryReport {
+  id: string;
+  status: 'delivered' | 'failed';
+  error?: string;
+}
+
+export interface SmsProvider {
+  readonly name: string;
+  /** True only for the sandbox: the message text may then be kept and shown in the dev outbox. */
+  readonly isSandbox: boolean;
+  send(message: SmsMessage): Promise<void>;
+  onReport(listener: (report: DeliveryReport) => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Sandbox provider: behaves like a gateway without leaving the machine. Delivery reports arrive after a
+ * delay; numbers in the sandbox deny range (199 0000 xxxx) fail as unreachable; every message is kept so
+ * the demo and tests can read it at GET /v1/dev/sms-outbox.
+ */
+export function createSandboxSmsProvider(options: { delayMs: number }): SmsProvider {
+  const listeners: Array<(r: DeliveryReport) => Promise<void> | void> = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const emit = async (report: DeliveryReport) => {
+    for (const l of listeners) await l(report);
+  };
+  return {
+    name: 'sandbox',
+    isSandbox: true,
+    async send(message) {
+      const fails = /^1990000\d{4}$/.test(message.mobile);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        void emit(
+          fails
+            ? { id: message.id, status: 'failed', error: 'sandbox: number unreachable' }
+            : { id: message.id, status: 'delivered' },
+        );
+      }, options.delayMs);
+      timers.add(timer);
+    },
+    onReport(listener) {
+      listeners.push(listener);
+    },
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
+
+/**
+ * Production-shaped adapter for an HTTP SMS gateway: POSTs a signed JSON request and treats the
+ * gateway's later delivery receipt (forwarded to `report`) as the outcome. The receipt endpoint of a
+ * particular vendor is wired where that vendor is chosen.
+ */
+export function createHttpSmsProvider(options: {
+  url: string;
+  key: string;
+  fetchImpl?: typeof fetch;
+}): SmsProvider & {
+  report(r: DeliveryReport): Promise<void>;
+} {
+  const listeners: Array<(r: DeliveryReport) => Promise<void> | void> = [];
+  const doFetch = options.fetchImpl ?? fetch;
+  const report = async (r: DeliveryReport) => {
+    for (const l of listeners) await l(r);
+  };
+  return {
+    name: 'http',
+    isSandbox: false,
+    async send(message) {
+      const body = JSON.stringify({
+        id: message.id,
+        mobile: message.mobile,
+        template: message.scene,
+        text: message.body,
+      });
+      const { createHmac } = await import('node:crypto');
+      const signature = createHmac('sha256', options.key).update(body).digest('hex');
+      const res = await doFetch(options.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': signature },
+        body,
+        signal: AbortSignal.timeout(5_000),
+      });
+      if (!res.ok) {
+        await report({ id: message.id, status: 'failed', error: `gateway answered ${res.status}` });
+      }
+    },
+    onReport(listener) {
+      listeners.push(listener);
+    },
+    report,
+    async close() {},
+  };
+}

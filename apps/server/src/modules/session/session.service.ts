@@ -1,0 +1,96 @@
+import { AppError, IDENTITY, type IdentityType } from '@openseal/core';
+import type { Db } from '@openseal/db';
+import { newId } from '../../lib/ids';
+import { hashToken, newToken } from '../../lib/secrets';
+import * as repo from './session.repository';
+
+/** Who is calling, and in which space. A token is bound to exactly one space (spec 4, space switching). */
+export interface AuthContext {
+  sessionId: string;
+  personId: string;
+  organizationId: string | null;
+  memberId: string | null;
+  roles: string[];
+  identityType: IdentityType;
+  /** The id of the current space: the person id, or the organisation id. */
+  accountId: string;
+  expiresAt: Date;
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresAt: Date;
+  accountId: string;
+  memberId: string | null;
+  identityType: IdentityType;
+}
+
+const TOUCH_EVERY_MS = 60_000;
+
+export function createSessionService(deps: { ttlHours: number }) {
+  return {
+    /** Issues a token for one space. */
+    async issue(
+      db: Db,
+      space: { personId: string; organizationId: string | null; memberId: string | null },
+      client: { ip: string | null; userAgent: string | null },
+    ): Promise<IssuedToken> {
+      const token = newToken();
+      const expiresAt = new Date(Date.now() + deps.ttlHours * 3_600_000);
+      await repo.insertSession(db, {
+        id: newId('ses'),
+        tokenHash: hashToken(token),
+        personId: space.personId,
+        organizationId: space.organizationId,
+        memberId: space.memberId,
+        expiresAt,
+        ip: client.ip,
+        userAgent: client.userAgent?.slice(0, 512) ?? null,
+      });
+      return {
+        accessToken: token,
+        expiresAt,
+        accountId: space.organizationId ?? space.personId,
+        memberId: space.memberId,
+        identityType: space.organizationId ? IDENTITY.organization : IDENTITY.person,
+      };
+    },
+
+    /** Resolves a token to its context, or throws the session-invalid code of section 8 that fits. */
+    async resolve(db: Db, token: string): Promise<AuthContext> {
+      if (!token.startsWith('ost_') || token.length > 100) throw new AppError('session.tokenInvalid');
+      const row = await repo.findSessionByTokenHash(db, hashToken(token));
+      if (!row) throw new AppError('session.tokenInvalid');
+      if (row.revoked_at) {
+        throw new AppError(
+          row.revoked_reason === 'replaced' ? 'session.loggedInElsewhere' : 'session.revoked',
+        );
+      }
+      const now = new Date();
+      if (row.expires_at <= now) throw new AppError('session.expired');
+      if (row.person_status !== 'active') throw new AppError('session.accountDisabled');
+      if (row.organization_id && (row.member_status !== 'active' || row.org_deleted_at))
+        throw new AppError('session.spaceInvalid');
+      if (now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_MS)
+        await repo.touchSession(db, row.id, now);
+      return {
+        sessionId: row.id,
+        personId: row.person_id,
+        organizationId: row.organization_id,
+        memberId: row.member_id,
+        roles: row.member_roles ?? [],
+        identityType: row.organization_id ? IDENTITY.organization : IDENTITY.person,
+        accountId: row.organization_id ?? row.person_id,
+        expiresAt: row.expires_at,
+      };
+    },
+
+    revoke: (db: Db, sessionId: string, reason: string) => repo.revokeSession(db, sessionId, reason),
+    revokeAllOfPerson: (db: Db, personId: string, reason: string, exceptSessionId?: string) =>
+      repo.revokePersonSessions(db, personId, reason, exceptSessionId),
+    revokeAllOfOrganization: (db: Db, organizationId: string, reason: string) =>
+      repo.revokeOrganizationSessions(db, organizationId, reason),
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
