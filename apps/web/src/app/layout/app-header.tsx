@@ -1,0 +1,78 @@
+import { BarChartOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+import { Button, Layout, Menu } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { UserMenu } from '../../features/account/components/user-menu';
+import { identityOf, useAccountInfo } from '../../hooks/use-session';
+import { useSystemConfig } from '../../hooks/use-system-config';
+import { loginAddress } from '../../lib/navigation';
+import type { NavKey } from '../../lib/system-config';
+import { topNavTarget, visibleTopNav } from '../nav-menu';
+import { Brand } from './brand';
+import { LanguageSwitch } from './language-switch';
+
+export const DATA_BOARD_PATH = '/manage/data-check-chart/generate';
+
+/** The top bar: brand, the main navigation (MINOR_CONFIG applies), help, data board, language, account. */
+export function AppHeader({ activeTab }: { activeTab: NavKey | null }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const config = useSystemConfig();
+  const account = useAccountInfo();
+  const items = visibleTopNav({ config, identityType: identityOf(account.data) });
+  const selected =
+    activeTab ?? items.find((i) => i.path !== '/' && location.pathname.startsWith(i.path))?.key ?? null;
+
+  return (
+    <Layout.Header className="os-header" data-testid="app-header">
+      <div className="os-header__inner">
+        <Brand />
+        <Menu
+          className="os-header__nav"
+          mode="horizontal"
+          selectedKeys={selected ? [selected] : []}
+          data-testid="top-nav"
+          items={items.map((item) => ({
+            key: item.key,
+            label: <span data-testid={`nav-${item.key}`}>{t(`nav.${item.key}`)}</span>,
+          }))}
+          onClick={({ key }) => {
+            const item = items.find((i) => i.key === key);
+            if (item) void navigate(topNavTarget(item, account.isLoggedIn));
+          }}
+        />
+        <div className="os-header__tools">
+          {config.helpDocUrl ? (
+            <a
+              className="os-header__link"
+              href={config.helpDocUrl}
+              target="_blank"
+              rel="noreferrer"
+              data-testid="help-doc-link"
+            >
+              <QuestionCircleOutlined /> {t('header.helpDoc')}
+            </a>
+          ) : null}
+          {config.dataBoardEnabled ? (
+            <Link className="os-header__link" to={DATA_BOARD_PATH} data-testid="data-board-link">
+              <BarChartOutlined /> {t('header.dataBoard')}
+            </Link>
+          ) : null}
+          <LanguageSwitch />
+          {account.isLoggedIn ? (
+            <UserMenu />
+          ) : (
+            <Button
+              type="primary"
+              data-testid="header-login"
+              onClick={() => void navigate(loginAddress(`${location.pathname}${location.search}`))}
+            >
+              {t('header.login')}
+            </Button>
+          )}
+        </div>
+      </div>
+    </Layout.Header>
+  );
+}

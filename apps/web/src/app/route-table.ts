@@ -1,0 +1,265 @@
+import type { NavKey } from '../lib/system-config';
+
+/**
+ * Every route of the product as data (spec section 2 and shared/spec/routes.tsv): its meta flags, which
+ * page renders it, and its place in the tree. The router, the guard, the side menus and the document
+ * title all read this one table. Children inherit their parent's meta and may override it.
+ */
+export interface RouteMeta {
+  needLogin?: boolean;
+  needUserInfo?: boolean;
+  hasH5?: boolean;
+  isNoHeader?: boolean;
+  hideFoot?: boolean;
+  /** Hide the customer-service widget; defaults to needLogin (the widget is for public pages). */
+  hideKf?: boolean;
+  /** false: persons are blocked and sent to /. */
+  personAuth?: boolean;
+  /** Content without the standard minimum height and padding (full-bleed pages). */
+  noHigh?: boolean;
+  /** Which top-navigation tab is highlighted. */
+  headerTab?: NavKey;
+  /** Seal-collection flow: the simplified seal-flow header and no footer. */
+  sealFlow?: boolean;
+}
+
+export type EffectiveMeta = Required<Omit<RouteMeta, 'headerTab'>> & { headerTab: NavKey | null };
+
+/** Pages built for real; every other route renders the "coming soon" page inside the layout. */
+export type PageKey =
+  | 'home'
+  | 'login'
+  | 'placeholder'
+  | 'updatePassword'
+  | 'infoPersonal'
+  | 'infoEnt';
+
+export type SectionKey = 'userCenter' | 'sealService' | 'signService' | 'devCenter' | 'serviceCenter';
+
+export interface RouteDef {
+  path: string;
+  meta?: RouteMeta;
+  page?: PageKey;
+  /** Index redirect of a parent route. */
+  redirect?: string;
+  /** A parent that renders the section layout (side menu + child page). */
+  section?: SectionKey;
+  /** Shown in its section's side menu. */
+  menu?: boolean;
+  children?: RouteDef[];
+}
+
+export interface ResolvedRoute {
+  path: string;
+  /** i18n key of the title, in the `route` namespace. */
+  titleKey: string;
+  meta: EffectiveMeta;
+  page: PageKey;
+  redirect: string | null;
+  section: SectionKey | null;
+  menu: boolean;
+  parent: string | null;
+  children: ResolvedRoute[];
+}
+
+const SEAL_FLOW: RouteMeta = { needLogin: true, sealFlow: true, hideFoot: true, hideKf: true, hasH5: true };
+
+const child = (path: string, extra: Omit<RouteDef, 'path'> = {}): RouteDef => ({ path, ...extra });
+const menuChild = (path: string, extra: Omit<RouteDef, 'path'> = {}): RouteDef => ({ path, menu: true, ...extra });
+
+const openPlatformChildren = (base: '/devCenter' | '/serviceCenter'): RouteDef[] => [
+  menuChild(`${base}/applyList`),
+  child(`${base}/appApplyDetail`),
+  menuChild(`${base}/settledDetail`),
+  menuChild(`${base}/appProviderList`),
+  menuChild(`${base}/applyApp`),
+  child(`${base}/appDetail`),
+  child(`${base}/appSettledDetail`),
+  ...(base === '/devCenter' ? [menuChild(`${base}/testApi`)] : []),
+];
+
+export const ROUTE_DEFS: readonly RouteDef[] = [
+  { path: '/', page: 'home', meta: { hasH5: true, noHigh: true, headerTab: 'home' } },
+  { path: '/login', page: 'login', meta: { hasH5: true, hideKf: true } },
+  { path: '/verifySign', meta: { isNoHeader: true, hasH5: true, headerTab: 'verifySign' } },
+  { path: '/verifySign/independence', meta: { isNoHeader: true, hasH5: true, headerTab: 'verifySign' } },
+  { path: '/verifyContractResult', meta: { headerTab: 'verifySign' } },
+  { path: '/verifyContractResult/independence', meta: { headerTab: 'verifySign' } },
+  { path: '/openPlatform', meta: { headerTab: 'openPlatform' } },
+  { path: '/applicationCenter/applicationCenterHome', meta: { headerTab: 'applicationCenter' } },
+  { path: '/freeContract', meta: { needLogin: true, personAuth: false } },
+  { path: '/infoAuthPage', meta: { hasH5: true } },
+  { path: '/invoice', meta: { needLogin: true } },
+  { path: '/selectSpace', meta: { isNoHeader: true, needLogin: true, hideFoot: true, hasH5: true } },
+  { path: '/commonPay', meta: { needLogin: true, hasH5: true } },
+  { path: '/commonPayResult', meta: { needLogin: true, hasH5: true } },
+  { path: '/sealOrderInfo', meta: { needLogin: true } },
+  { path: '/sealPayTransit', meta: { needLogin: true, hideFoot: true } },
+  { path: '/thirdAuth', meta: { hasH5: true, hideKf: true } },
+  { path: '/WebAuthorCode', meta: { hasH5: true, hideKf: true } },
+  { path: '/makeUKey', meta: { needLogin: true } },
+  { path: '/ChangeUkeySeal', meta: { needLogin: true } },
+  { path: '/createOrder', meta: { needLogin: true } },
+  { path: '/willAuthPage', meta: { hasH5: true, hideKf: true } },
+  { path: '/sealAuth', meta: { needLogin: true } },
+  { path: '/govSealList' },
+  { path: '/providerForGov' },
+  { path: '/providerForGovTest' },
+  { path: '/govLogin', meta: { hideKf: true } },
+  { path: '/haiNanSSO', meta: { hideKf: true } },
+  { path: '/pageTest' },
+  { path: '/invalidDynamicRecord' },
+  { path: '/getSealFlow', meta: SEAL_FLOW },
+  { path: '/noGetSealAuthResult', meta: SEAL_FLOW },
+  { path: '/noGetSealResult', meta: SEAL_FLOW },
+  { path: '/getSealResult', meta: SEAL_FLOW },
+  { path: '/getSealWaitResult', meta: SEAL_FLOW },
+  { path: '/getArtificialSealtResult', meta: SEAL_FLOW },
+  { path: '/getSealResultOnlyLegal', meta: SEAL_FLOW },
+  { path: '/settledApply', meta: { needLogin: true, personAuth: false, headerTab: 'openPlatform' } },
+  { path: '/settledApplyDetail', meta: { needLogin: true, personAuth: false, headerTab: 'openPlatform' } },
+  {
+    path: '/devCenter',
+    section: 'devCenter',
+    redirect: '/devCenter/applyList',
+    meta: { needLogin: true, needUserInfo: true, personAuth: false, headerTab: 'openPlatform' },
+    children: openPlatformChildren('/devCenter'),
+  },
+  {
+    path: '/serviceCenter',
+    section: 'serviceCenter',
+    redirect: '/serviceCenter/applyList',
+    meta: { needLogin: true, needUserInfo: true, personAuth: false, headerTab: 'openPlatform' },
+    children: openPlatformChildren('/serviceCenter'),
+  },
+  {
+    path: '/userCenter',
+    section: 'userCenter',
+    redirect: '/userCenter/infoEnt',
+    meta: { needLogin: true, needUserInfo: true },
+    children: [
+      menuChild('/userCenter/infoEnt', { page: 'infoEnt' }),
+      menuChild('/userCenter/infoMemberList', { meta: { personAuth: false } }),
+      child('/userCenter/infoModify', { meta: { personAuth: false } }),
+      child('/userCenter/infoModifyLegal', { meta: { personAuth: false } }),
+      menuChild('/userCenter/infoPersonal', { page: 'infoPersonal' }),
+      child('/userCenter/infoEnt/realName', { meta: { hasH5: true } }),
+      child('/userCenter/infoEnt/realNameAuditDetail'),
+      child('/userCenter/infoPersonal/realName', { meta: { hasH5: true } }),
+      child('/userCenter/infoPersonal/applyAuthority'),
+      menuChild('/userCenter/applyAuthorityRecord'),
+      menuChild('/userCenter/updatePassword', { page: 'updatePassword' }),
+      child('/userCenter/infoPersonal/realNameAuditDetail'),
+      menuChild('/userCenter/orderManagement'),
+      child('/userCenter/orderDetail'),
+      menuChild('/userCenter/applyBindRecord/applyBindRecord'),
+      child('/userCenter/applyBindRecordDetail'),
+    ],
+  },
+  {
+    path: '/sealService',
+    section: 'sealService',
+    redirect: '/sealService/mySealList',
+    meta: { needLogin: true, needUserInfo: true, headerTab: 'sealService' },
+    children: [
+      menuChild('/sealService/mySealList'),
+      menuChild('/sealService/applyRecordList'),
+      child('/sealService/cloudSealList'),
+      child('/sealService/cloudSealDetail'),
+      child('/sealService/ukeySealList'),
+      child('/sealService/ukeySealDetail'),
+      menuChild('/sealService/applySeal'),
+      menuChild('/sealService/authorizeMng', { meta: { personAuth: false } }),
+      child('/sealService/authorizeCreate', { meta: { personAuth: false } }),
+      child('/sealService/authorizeDetail', { meta: { personAuth: false } }),
+      menuChild('/sealService/changeRecode'),
+      child('/sealService/changeRecodeDetail'),
+      menuChild('/sealService/ukeyManage'),
+    ],
+  },
+  {
+    path: '/signService',
+    section: 'signService',
+    redirect: '/signService/signByMe',
+    meta: { needLogin: true, needUserInfo: true, headerTab: 'signService' },
+    children: [
+      menuChild('/signService/signByMe'),
+      menuChild('/signService/signRecord'),
+      child('/signService/signRecordDetail'),
+      menuChild('/signService/signLog'),
+      menuChild('/signService/approveReceived', { meta: { personAuth: false } }),
+      menuChild('/signService/approveLaunch', { meta: { personAuth: false } }),
+      menuChild('/signService/signQuickly'),
+    ],
+  },
+  { path: '/manage/data-check-chart/generate', meta: { needLogin: true } },
+];
+
+/** Routes a phone is never sent away from (spec section 2: "except sealAuth"; login must stay reachable). */
+export const MOBILE_EXEMPT_PATHS: readonly string[] = ['/sealAuth', '/login'];
+export const MOBILE_BASE = '/h5';
+
+export function titleKeyOf(path: string): string {
+  return path === '/' ? 'home' : path.slice(1).replaceAll('/', '_');
+}
+
+function effective(meta: RouteMeta): EffectiveMeta {
+  const needLogin = meta.needLogin ?? false;
+  return {
+    needLogin,
+    needUserInfo: meta.needUserInfo ?? false,
+    hasH5: meta.hasH5 ?? false,
+    isNoHeader: meta.isNoHeader ?? false,
+    hideFoot: meta.hideFoot ?? false,
+    hideKf: meta.hideKf ?? needLogin,
+    personAuth: meta.personAuth ?? true,
+    noHigh: meta.noHigh ?? false,
+    headerTab: meta.headerTab ?? null,
+    sealFlow: meta.sealFlow ?? false,
+  };
+}
+
+function resolve(def: RouteDef, inherited: RouteMeta, parent: string | null): ResolvedRoute {
+  // Children inherit flags set on the parent but never its own title-like properties.
+  const merged: RouteMeta = { ...inherited, ...def.meta };
+  const resolved: ResolvedRoute = {
+    path: def.path,
+    titleKey: titleKeyOf(def.path),
+    meta: effective(merged),
+    page: def.page ?? 'placeholder',
+    redirect: def.redirect ?? null,
+    section: def.section ?? null,
+    menu: def.menu ?? false,
+    parent,
+    children: [],
+  };
+  resolved.children = (def.children ?? []).map((c) => resolve(c, merged, def.path));
+  return resolved;
+}
+
+export function resolveRoutes(defs: readonly RouteDef[] = ROUTE_DEFS): ResolvedRoute[] {
+  return defs.map((d) => resolve(d, {}, null));
+}
+
+export function flattenRoutes(routes: readonly ResolvedRoute[]): ResolvedRoute[] {
+  return routes.flatMap((r) => [r, ...flattenRoutes(r.children)]);
+}
+
+export const ROUTES: readonly ResolvedRoute[] = resolveRoutes();
+const BY_PATH = new Map(flattenRoutes(ROUTES).map((r) => [r.path.toLowerCase(), r]));
+
+export function normalisePath(path: string): string {
+  const p = path.split(/[?#]/)[0] ?? '/';
+  return p.length > 1 ? p.replace(/\/+$/, '') || '/' : p || '/';
+}
+
+/** The route of an address, ignoring a trailing slash and letter case (as the router does). */
+export function findRoute(path: string): ResolvedRoute | undefined {
+  return BY_PATH.get(normalisePath(path).toLowerCase());
+}
+
+export function sectionRoute(section: SectionKey): ResolvedRoute {
+  const found = ROUTES.find((r) => r.section === section);
+  if (!found) throw new Error(`no section ${section}`);
+  return found;
+}

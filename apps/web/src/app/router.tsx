@@ -1,0 +1,85 @@
+import { Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { PageLoading } from '../components/page-loading';
+import { RootLayout } from './layout/root-layout';
+import { SectionLayout } from './layout/section-layout';
+import { lazyPage } from './lazy-page';
+import type { PageProps, RouteHandle } from './page-props';
+import { RouteError } from './pages/route-error';
+import { ROUTES, type PageKey, type ResolvedRoute } from './route-table';
+
+/** One lazily loaded chunk per page (spec section 9: split by route). */
+const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>>> = {
+  home: lazyPage(() => import('../features/home/pages/home-page').then((m) => m.HomePage)),
+  login: lazyPage(() => import('../features/auth/pages/login-page').then((m) => m.LoginPage)),
+  placeholder: lazyPage(() => import('./pages/placeholder-page').then((m) => m.PlaceholderPage)),
+  updatePassword: lazyPage(() =>
+    import('../features/user-center/pages/update-password-page').then((m) => m.UpdatePasswordPage),
+  ),
+  infoPersonal: lazyPage(() =>
+    import('../features/user-center/pages/info-personal-page').then((m) => m.InfoPersonalPage),
+  ),
+  infoEnt: lazyPage(() => import('../features/user-center/pages/info-ent-page').then((m) => m.InfoEntPage)),
+};
+
+const PluginRoutePage = lazyPage(() =>
+  import('../features/plugin-routes/pages/plugin-route-page').then((m) => m.PluginRoutePage),
+);
+const H5Page = lazyPage(() => import('./pages/h5-page').then((m) => m.H5Page));
+
+function PageHost({ route }: { route: ResolvedRoute }) {
+  const Page = PAGES[route.page];
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Page route={route} />
+    </Suspense>
+  );
+}
+
+function toRouteObject(route: ResolvedRoute): RouteObject {
+  const handle: RouteHandle = { route };
+  if (route.section) {
+    return {
+      path: route.path,
+      element: <SectionLayout section={route} />,
+      handle,
+      children: [
+        ...(route.redirect ? [{ index: true, element: <Navigate to={route.redirect} replace />, handle }] : []),
+        ...route.children.map(toRouteObject),
+      ],
+    };
+  }
+  return { path: route.path, element: <PageHost route={route} />, handle };
+}
+
+export function buildRouteObjects(): RouteObject[] {
+  return [
+    {
+      element: <RootLayout />,
+      errorElement: <RouteError />,
+      children: [
+        ...ROUTES.map(toRouteObject),
+        {
+          path: '/h5/*',
+          element: (
+            <Suspense fallback={<PageLoading />}>
+              <H5Page />
+            </Suspense>
+          ),
+        },
+        {
+          path: '*',
+          element: (
+            <Suspense fallback={<PageLoading />}>
+              <PluginRoutePage />
+            </Suspense>
+          ),
+        },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(buildRouteObjects());
+}
