@@ -1,0 +1,69 @@
+import { LockOutlined, MobileOutlined } from '@ant-design/icons';
+import { checkMobile, messageFor } from '@openseal/core';
+import { Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { handleApiError } from '../../../lib/api-error-handler';
+import type { LoginResponse } from '../../../lib/contracts';
+import { normaliseLanguage } from '../../../lib/language';
+import { login } from '../api/auth';
+
+interface Values {
+  mobile: string;
+  password: string;
+}
+
+export function PasswordLoginForm({ onSuccess }: { onSuccess: (result: LoginResponse) => void }) {
+  const { t, i18n } = useTranslation();
+  const language = normaliseLanguage(i18n.language);
+  const [submitting, setSubmitting] = useState(false);
+
+  const submit = async (values: Values) => {
+    setSubmitting(true);
+    try {
+      onSuccess(await login({ mobile: values.mobile.trim(), password: values.password }));
+    } catch (error) {
+      handleApiError(error);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Form<Values> size="large" onFinish={(v) => void submit(v)} data-testid="password-login-form">
+      <Form.Item
+        name="mobile"
+        validateTrigger="onBlur"
+        rules={[
+          {
+            validator: async (_, value: string | undefined) => {
+              const check = checkMobile(value);
+              if (!check.ok) throw new Error(messageFor(check.key, language));
+            },
+          },
+        ]}
+      >
+        <Input
+          prefix={<MobileOutlined />}
+          placeholder={t('login.mobilePlaceholder')}
+          maxLength={11}
+          inputMode="numeric"
+          autoComplete="username"
+          data-testid="login-password-mobile"
+        />
+      </Form.Item>
+      <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
+        <Input.Password
+          prefix={<LockOutlined />}
+          placeholder={t('login.passwordPlaceholder')}
+          maxLength={32}
+          autoComplete="current-password"
+          data-testid="login-password"
+        />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-password-submit">
+        {t('login.submit')}
+      </Button>
+    </Form>
+  );
+}

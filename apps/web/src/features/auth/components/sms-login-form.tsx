@@ -1,0 +1,128 @@
+import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
+import { checkMobile, checkSmsCode, messageFor, SMS_CODE_LENGTH } from '@openseal/core';
+import { Button, Form, Input, Space } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { handleApiError } from '../../../lib/api-error-handler';
+import type { LoginResponse } from '../../../lib/contracts';
+import { toastSuccess } from '../../../lib/feedback';
+import { normaliseLanguage } from '../../../lib/language';
+import { login, sendLoginCode } from '../api/auth';
+import { SandboxOutbox } from './sandbox-outbox';
+
+interface Values {
+  mobile: string;
+  code: string;
+}
+
+/** Mobile + SMS code; a new mobile number registers on its first login. */
+export function SmsLoginForm({ onSuccess }: { onSuccess: (result: LoginResponse) => void }) {
+  const { t, i18n } = useTranslation();
+  const language = normaliseLanguage(i18n.language);
+  const [form] = Form.useForm<Values>();
+  const [countdown, setCountdown] = useState(0);
+  const [sending, setSending] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [sandboxMobile, setSandboxMobile] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (countdown <= 0) return;
+    const timer = window.setTimeout(() => setCountdown((c) => c - 1), 1_000);
+    return () => window.clearTimeout(timer);
+  }, [countdown]);
+
+  const send = async () => {
+    try {
+      await form.validateFields(['mobile']);
+    } catch {
+      return;
+    }
+    const mobile = String(form.getFieldValue('mobile') ?? '').trim();
+    setSending(true);
+    try {
+      const result = await sendLoginCode(mobile);
+      setCountdown(result.resendAfterSeconds > 0 ? result.resendAfterSeconds : 60);
+      setSandboxMobile(result.sandbox ? mobile : null);
+      toastSuccess(t('login.codeSent'));
+    } catch (error) {
+      handleApiError(error);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const submit = async (values: Values) => {
+    setSubmitting(true);
+    try {
+      onSuccess(await login({ mobile: values.mobile.trim(), code: values.code.trim() }));
+    } catch (error) {
+      handleApiError(error);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Form form={form} size="large" onFinish={(v) => void submit(v)} data-testid="sms-login-form">
+      <Form.Item
+        name="mobile"
+        validateTrigger="onBlur"
+        rules={[
+          {
+            validator: async (_, value: string | undefined) => {
+              const check = checkMobile(value);
+              if (!check.ok) throw new Error(messageFor(check.key, language));
+            },
+          },
+        ]}
+      >
+        <Input
+          prefix={<MobileOutlined />}
+          placeholder={t('login.mobilePlaceholder')}
+          maxLength={11}
+          inputMode="numeric"
+          autoComplete="tel"
+          data-testid="login-mobile"
+        />
+      </Form.Item>
+      <Form.Item>
+        <Space.Compact block>
+          <Form.Item
+            name="code"
+            noStyle
+            rules={[
+              {
+                validator: async (_, value: string | undefined) => {
+                  const check = checkSmsCode(value);
+                  if (!check.ok) throw new Error(messageFor(check.key, language));
+                },
+              },
+            ]}
+          >
+            <Input
+              prefix={<SafetyOutlined />}
+              placeholder={t('login.codePlaceholder')}
+              maxLength={SMS_CODE_LENGTH}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              data-testid="login-code"
+            />
+          </Form.Item>
+          <Button
+            onClick={() => void send()}
+            loading={sending}
+            disabled={countdown > 0}
+            className="os-login__send"
+            data-testid="login-send-code"
+          >
+            {countdown > 0 ? t('login.resend', { seconds: countdown }) : t('login.sendCode')}
+          </Button>
+        </Space.Compact>
+      </Form.Item>
+      {sandboxMobile ? <SandboxOutbox mobile={sandboxMobile} /> : null}
+      <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">
+        {t('login.submit')}
+      </Button>
+    </Form>
+  );
+}
