@@ -70,8 +70,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+/** Applies pending migrations. With a schema, the migration bookkeeping lives in that schema too. */
+export async function migrateToLatest(db: Kysely<Database>, schema?: string | null): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -24,7 +24,7 @@ export default fp<{
         dataDir: opts.databaseUrl ? undefined : join(opts.dataDir, 'pglite'),
         schema: opts.schema,
       }));
-    const applied = await migrateToLatest(handle.db);
+    const applied = await migrateToLatest(handle.db, handle.schema);
     if (applied.length > 0) app.log.info({ applied }, 'database migrated');
     app.decorate('database', handle);
     app.decorate('db', handle.db);

@@ -36,13 +36,11 @@ export default fp<{ webDist: string }>(
         return reply.header('cache-control', 'no-cache').sendFile('index.html');
       }
       const entry = entryForKey('request.routeNotFound');
-      return reply
-        .status(entry.http)
-        .send({
-          code: entry.code,
-          message: messageFor('request.routeNotFound', req.lang ?? 'zh-CN'),
-          data: { path },
-        });
+      return reply.status(entry.http).send({
+        code: entry.code,
+        message: messageFor('request.routeNotFound', req.lang ?? 'zh-CN'),
+        data: { path },
+      });
     });
     if (hasWeb) {
       // Hashed assets may be cached for long; everything else is revalidated.

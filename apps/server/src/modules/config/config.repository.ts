@@ -17,14 +17,12 @@ export async function upsertConfigValue(
     .insertInto('config_values')
     .values({ code: v.code, value: v.value, file_key: v.fileKey ?? null, is_public: v.isPublic })
     .onConflict((oc) =>
-      oc
-        .column('code')
-        .doUpdateSet({
-          value: v.value,
-          file_key: v.fileKey ?? null,
-          is_public: v.isPublic,
-          updated_at: new Date(),
-        }),
+      oc.column('code').doUpdateSet({
+        value: v.value,
+        file_key: v.fileKey ?? null,
+        is_public: v.isPublic,
+        updated_at: new Date(),
+      }),
     )
     .execute();
 }

@@ -12,10 +12,15 @@ const PIC = ['image', 'appIcon', 'sealImage'] as const;
 
 async function readOne(req: FastifyRequest, maxBytes: number) {
   if (!req.isMultipart()) throw new AppError('file.required');
-  const part = await req.file({ limits: { fileSize: maxBytes, files: 1 } });
-  if (!part) throw new AppError('file.required');
-  const bytes = await part.toBuffer();
-  return { bytes, fileName: part.filename || 'file' };
+  let file: { bytes: Buffer; fileName: string } | null = null;
+  // Read every part: a second file must be refused, not silently dropped (section 5: one file at a time).
+  for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
+    if (part.type !== 'file') continue;
+    if (file) throw new AppError('file.tooMany');
+    file = { bytes: await part.toBuffer(), fileName: part.filename || 'file' };
+  }
+  if (!file) throw new AppError('file.required');
+  return file;
 }
 
 export default async function filesRoutes(app: FastifyInstance, opts: { files: FilesService }) {

@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drawLogoPng } from '../src/seed/logo';
+import { DIALECTS, mobile, startTestApp, type TestApp } from './harness';
+
+/** A small but well-formed PDF. */
+export function tinyPdf(text = 'OpenSeal'): Buffer {
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>',
+  ];
+  const stream = `BT /F1 12 Tf 20 100 Td (${text}) Tj ET`;
+  objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/** A stored (uncompressed) zip with the given entries. */
+function zip(entries: Record<string, string>): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, content] of Object.entries(entries)) {
+    const data = Buffer.from(content);
+    const n = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc(data), 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(n.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc(data), 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(n.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, n, data);
+    centrals.push(central, n);
+    offset += 30 + n.length + data.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(entries).length, 8);
+  end.writeUInt16LE(Object.keys(entries).length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+function multipart(files: Array<{ name: string; bytes: Buffer; type?: string }>) {
+  const boundary = '----openseal' + Math.random().toString(16).slice(2);
+  const parts = files.map((f) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: ${f.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      f.bytes,
+      Buffer.from('\r\n'),
+    ]),
+  );
+  return {
+    body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+describe.each(DIALECTS)('files [%s]', (dialect) => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    token = await t.loginBySms(mobile());
+  });
+  afterAll(async () => t?.close());
+
+  const upload = async (
+    path: string,
+    files: Array<{ name: string; bytes: Buffer; type?: string }>,
+    as: string | null = token,
+  ) => {
+    const m = multipart(files);
+    return t.call('POST', path, { token: as, body: m.body, headers: { 'content-type': m.contentType } });
+  };
+
+  it('stores a PDF by content hash and hands out a signed, expiring download address', async () => {
+    const pdf = tinyPdf();
+    const r = await upload('/v1/file/uploadInside?purpose=sign', [{ name: '合同.pdf', bytes: pdf }]);
+    expect(r.body.code).toBe(0);
+    expect(r.body.data).toMatchObject({
+      fileName: '合同.pdf',
+      size: pdf.length,
+      contentType: 'application/pdf',
+    });
+    const url = await t.call('POST', '/v1/file/url', { token, body: { fileKey: r.body.data.fileKey } });
+    expect(url.body.data.url).toMatch(/^\/v1\/file\/download\/fil_/);
+    const dl = await t.app.inject({ method: 'GET', url: url.body.data.url });
+    expect(dl.statusCode).toBe(200);
+    expect(Buffer.compare(dl.rawPayload, pdf)).toBe(0);
+    expect(dl.headers['content-type']).toBe('application/pdf');
+    const tampered = url.body.data.url.replace(/sig=.{4}/, 'sig=AAAA');
+    expect((await t.call('GET', tampered)).body.code).toBe(5007);
+    const expired = url.body.data.url.replace(/expires=\d+/, 'expires=1000');
+    expect((await t.call('GET', expired)).body.code).toBe(5007);
+    const staticUrl = await t.call(
+      'GET',
+      `/v1/organizes/downloadUrl?fileKey=${r.body.data.fileKey}&needStaticUrl=true`,
+      { token },
+    );
+    expect(new Date(staticUrl.body.data.expiresAt).getTime() - Date.now()).toBeGreaterThan(6 * 86400_000);
+  });
+  it('another person cannot get an address for the file (5007)', async () => {
+    const r = await upload('/v1/file/uploadInside', [{ name: 'a.pdf', bytes: tinyPdf('mine') }]);
+    const other = await t.loginBySms(mobile());
+    expect(
+      (await t.call('POST', '/v1/file/url', { token: other, body: { fileKey: r.body.data.fileKey } })).body
+        .code,
+    ).toBe(5007);
+  });
+  it('judges by content, not by name: text named .pdf is 5002', async () => {
+    const r = await upload('/v1/file/uploadInside', [
+      { name: 'fake.pdf', bytes: Buffer.from('hello, not a pdf at all') },
+    ]);
+    expect([r.status, r.body.code]).toEqual([415, 5002]);
+  });
+  it('a truncated PDF is 5005', async () => {
+    const pdf = tinyPdf();
+    const r = await upload('/v1/file/uploadInside', [
+      { name: 'cut.pdf', bytes: pdf.subarray(0, pdf.length - 40) },
+    ]);
+    expect(r.body.code).toBe(5005);
+  });
+  it('a verification upload over 3 MB is 5003, and nothing is stored', async () => {
+    const big = Buffer.concat([tinyPdf(), Buffer.alloc(3 * 1024 * 1024)]);
+    const before = await t.db
+      .selectFrom('files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const r = await upload('/v1/file/uploadInside?purpose=verify', [{ name: 'big.pdf', bytes: big }]);
+    expect([r.status, r.body.code]).toEqual([413, 5003]);
+    const after = await t.db
+      .selectFrom('files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+  it('OFD: a zip with OFD.xml passes; a zip without it is 5002; a damaged zip is 5005', async () => {
+    expect(
+      (
+        await upload('/v1/file/uploadInside?purpose=sign', [
+          { name: 'a.ofd', bytes: zip({ 'OFD.xml': '<ofd:OFD/>', 'Doc_0/Document.xml': '<x/>' }) },
+        ])
+      ).body.data.contentType,
+    ).toBe('application/ofd');
+    expect(
+      (
+        await upload('/v1/file/uploadInside?purpose=sign', [
+          { name: 'b.ofd', bytes: zip({ 'readme.txt': 'x' }) },
+        ])
+      ).body.code,
+    ).toBe(5002);
+    const broken = zip({ 'OFD.xml': '<ofd:OFD/>' }).subarray(0, 40);
+    expect(
+      (await upload('/v1/file/uploadInside?purpose=sign', [{ name: 'c.ofd', bytes: broken }])).body.code,
+    ).toBe(5005);
+  });
+  it('images: a PNG passes uploadPic; a PDF does not (5002); a truncated PNG is 5005', async () => {
+    const png = drawLogoPng(64);
+    expect((await upload('/v1/file/uploadPic', [{ name: 'x.png', bytes: png }])).body.data.contentType).toBe(
+      'image/png',
+    );
+    expect((await upload('/v1/file/uploadPic', [{ name: 'x.png', bytes: tinyPdf() }])).body.code).toBe(5002);
+    expect(
+      (await upload('/v1/file/uploadPic', [{ name: 'x.png', bytes: png.subarray(0, png.length - 20) }])).body
+        .code,
+    ).toBe(5005);
+  });
+  it('app icons must be exactly 200x200 (5008)', async () => {
+    expect(
+      (await upload('/v1/file/uploadPic?purpose=appIcon', [{ name: 'i.png', bytes: drawLogoPng(64) }])).body
+        .code,
+    ).toBe(5008);
+    expect(
+      (await upload('/v1/file/uploadPic?purpose=appIcon', [{ name: 'i.png', bytes: drawLogoPng(200) }])).body
+        .code,
+    ).toBe(0);
+  });
+  it('one file at a time (5006); none is 5009; an unknown purpose is 1001; no session is 102', async () => {
+    const two = await upload('/v1/file/uploadInside', [
+      { name: 'a.pdf', bytes: tinyPdf('a') },
+      { name: 'b.pdf', bytes: tinyPdf('b') },
+    ]);
+    expect(two.body.code).toBe(5006);
+    expect((await t.call('POST', '/v1/file/uploadInside', { token, body: {} })).body.code).toBe(5009);
+    expect(
+      (await upload('/v1/file/uploadInside?purpose=nope', [{ name: 'a.pdf', bytes: tinyPdf() }])).body.code,
+    ).toBe(1001);
+    expect(
+      (await upload('/v1/file/uploadInside', [{ name: 'a.pdf', bytes: tinyPdf() }], null)).body.code,
+    ).toBe(102);
+  });
+  it('keeps one blob for identical content uploaded twice', async () => {
+    const pdf = tinyPdf('same bytes');
+    const a = await upload('/v1/file/uploadInside', [{ name: 'a.pdf', bytes: pdf }]);
+    const b = await upload('/v1/file/uploadInside', [{ name: 'b.pdf', bytes: pdf }]);
+    expect(a.body.data.sha256).toBe(b.body.data.sha256);
+    expect(a.body.data.fileKey).not.toBe(b.body.data.fileKey);
+  });
+});
