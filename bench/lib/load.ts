@@ -1,0 +1,69 @@
+/**
+ * Runs one load case from a second process (bench/load-worker.ts), so the figures include a real
+ * loopback HTTP round trip and the generator does not steal the server's event loop.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface LoadCase {
+  /** Full URL on a loopback address; the worker refuses anything else. */
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationS: number;
+}
+
+export interface LoadResult {
+  /** Answers received, of any status. */
+  requests: number;
+  /** 2xx answers. */
+  ok: number;
+  /** Connection errors, timeouts and non-2xx answers. */
+  errors: number;
+  non2xx: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  durationS: number;
+  /** 2xx answers per second. */
+  rps: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+const WORKER = fileURLToPath(new URL('../load-worker.ts', import.meta.url));
+
+/** Spawns the load worker and resolves with its result; never blocks this process's event loop. */
+export function runLoad(spec: LoadCase): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(spec)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+    });
+    // The worker has its own watchdog; this one covers a worker that cannot even start.
+    const guard = setTimeout(() => child.kill('SIGKILL'), (spec.durationS + 60) * 1000);
+    child.on('error', (err) => {
+      clearTimeout(guard);
+      reject(err);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(guard);
+      if (code !== 0) {
+        reject(new Error(`load worker ended with ${signal ?? `code ${code}`}`));
+        return;
+      }
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop() ?? '') as LoadResult);
+      } catch {
+        reject(new Error(`load worker printed no result: ${out.slice(0, 200)}`));
+      }
+    });
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * Starts the real server (buildApp + listen on loopback) on embedded PGlite or on PostgreSQL, for a
+ * bench to load. PGlite gets a fresh temporary data directory; PostgreSQL gets a schema of its own,
+ * dropped on close, so a bench never touches anyone else's data.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dropSchema } from '@openseal/db';
+import { buildApp } from '../../apps/server/src/app';
+import { loadConfig } from '../../apps/server/src/config';
+
+export type BenchDb = 'pglite' | 'postgres';
+export type ServerConfig = ReturnType<typeof loadConfig>;
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface BenchServer {
+  db: BenchDb;
+  baseUrl: string;
+  /** Closes the server, then removes its data directory or drops its schema. */
+  close(): Promise<void>;
+}
+
+export interface StartServerOptions {
+  db: BenchDb;
+  /** Required for 'postgres'. */
+  databaseUrl?: string;
+  /** Extra settings by environment name (validated by loadConfig), e.g. a feature switch a bench needs. */
+  env?: Record<string, string>;
+  /** Config keys to force after loading, for what has no environment name. */
+  overrides?: Partial<ServerConfig>;
+}
+
+export async function startServer(options: StartServerOptions): Promise<BenchServer> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
+  };
+  try {
+    const dataDir = await mkdtemp(join(tmpdir(), 'openseal-bench-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+
+    let databaseUrl: string | undefined;
+    let dbSchema: string | undefined;
+    if (options.db === 'postgres') {
+      if (!options.databaseUrl) throw new Error('startServer: postgres needs a databaseUrl');
+      databaseUrl = options.databaseUrl;
+      dbSchema = `bench_${Date.now().toString(36)}_${process.pid}`;
+      const url = databaseUrl;
+      const schema = dbSchema;
+      cleanups.push(() => dropSchema(url, schema));
+    }
+
+    // Settings go through the server's own loader (and its validation). Nothing is read from this
+    // process's environment, so a developer's DATABASE_URL cannot leak into the PGlite case.
+    const config: ServerConfig = {
+      ...loadConfig({
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        DATABASE_SCHEMA: dbSchema,
+        LOG_LEVEL: 'warn',
+        // A fixed secret per server keeps it from generating one and warning about it.
+        APP_SECRET: randomBytes(32).toString('base64url'),
+        // Every load request comes from one loopback address: lift the per-client request budget,
+        // which would otherwise turn most of the run into 429 answers. Login and SMS limits stay.
+        RATE_LIMIT_GLOBAL_PER_MINUTE: String(1_000_000_000),
+        ...options.env,
+      }),
+      ...options.overrides,
+    };
+    const app = await buildApp({ config });
+    cleanups.push(() => app.close());
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
+    return { db: options.db, baseUrl: `http://127.0.0.1:${address.port}`, close: cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+/** True when something accepts TCP connections at the URL's host and port within the timeout. */
+export function isReachable(databaseUrl: string, timeoutMs = 1500): Promise<boolean> {
+  const url = new URL(databaseUrl);
+  return new Promise((resolve) => {
+    const socket = connect({ host: url.hostname || '127.0.0.1', port: Number(url.port || 5432) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** DATABASE_URL when set, else the default local PostgreSQL when it answers, else undefined. */
+export async function findPostgres(env = process.env): Promise<string | undefined> {
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  return (await isReachable(DEFAULT_DATABASE_URL)) ? DEFAULT_DATABASE_URL : undefined;
+}

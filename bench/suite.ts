@@ -1,0 +1,148 @@
+/**
+ * The bench suite, started by bench/run.ts. Starts the real server in this process on each
+ * database, drives it from another process over loopback (lib/load.ts), and emits one record per
+ * measurement. Every server is first measured on GET /healthz; each other figure also carries its
+ * ratio to that baseline.
+ */
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { accountInfo } from './benches/account-info';
+import { healthz } from './benches/healthz';
+import type { Bench, BenchContext, LoadOptions } from './lib/bench';
+import { runLoad, type LoadResult } from './lib/load';
+import { emit, note, round } from './lib/report';
+import { findPostgres, startServer, type BenchDb } from './lib/server';
+
+/** Benches in run order, after the healthz baseline. Later benches (signing, verification, seal images) go here. */
+const BENCHES: Bench[] = [accountInfo];
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    warmup: { type: 'string', default: '2' },
+    db: { type: 'string', default: 'pglite,postgres' },
+    only: { type: 'string' },
+  },
+});
+
+function bounded(name: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new Error(`--${name} must be between ${min} and ${max}`);
+  return n;
+}
+
+const options: LoadOptions = {
+  durationS: bounded('duration', args.duration, 1, 60),
+  connections: bounded('connections', args.connections, 1, 200),
+  warmupS: bounded('warmup', args.warmup, 0, 30),
+};
+
+function record(bench: string, db: BenchDb, r: LoadResult, baseline: LoadResult | undefined, extra = {}) {
+  return {
+    bench,
+    db,
+    rps: round(r.rps, 1),
+    p50Ms: round(r.p50Ms, 3),
+    p90Ms: round(r.p90Ms, 3),
+    p99Ms: round(r.p99Ms, 3),
+    maxMs: round(r.maxMs, 3),
+    requests: r.requests,
+    errors: r.errors,
+    durationS: r.durationS,
+    connections: options.connections,
+    ...(baseline && baseline !== r
+      ? {
+          ratioToHealthz: round(r.rps / baseline.rps, 3),
+          p99RatioToHealthz: round(r.p99Ms / baseline.p99Ms, 2),
+        }
+      : {}),
+    ...(Object.keys(r.statusCodes).some((c) => !c.startsWith('2')) ? { statusCodes: r.statusCodes } : {}),
+    ...extra,
+  };
+}
+
+async function runOn(db: BenchDb, databaseUrl: string | undefined, benches: Bench[]): Promise<boolean> {
+  note(`${db}: starting server`);
+  const t0 = Date.now();
+  const server = await startServer({ db, ...(databaseUrl ? { databaseUrl } : {}) });
+  note(`${db}: server up at ${server.baseUrl} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  let ok = true;
+  try {
+    const ctx: BenchContext = {
+      server,
+      options,
+      async load(path, init = {}) {
+        const spec = {
+          url: new URL(path, server.baseUrl).href,
+          connections: options.connections,
+          durationS: options.durationS,
+          ...init,
+        };
+        if (options.warmupS > 0) await runLoad({ ...spec, durationS: options.warmupS });
+        return runLoad(spec);
+      },
+    };
+    const [base] = await healthz.run(ctx);
+    if (!base) throw new Error('healthz baseline produced no result');
+    emit(record('healthz', db, base.result, undefined));
+    for (const bench of benches) {
+      try {
+        for (const out of await bench.run(ctx)) {
+          emit(record(out.bench, db, out.result, base.result, out.extra));
+          if (out.result.errors > 0) {
+            note(
+              `${db}: ${out.bench} had ${out.result.errors} errors: ${JSON.stringify(out.result.statusCodes)}`,
+            );
+          }
+        }
+      } catch (err) {
+        ok = false;
+        note(`${db}: ${bench.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  return ok;
+}
+
+async function main(): Promise<number> {
+  const only = args.only?.split(',').map((s) => s.trim());
+  const benches = only ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
+  if (only && benches.length !== only.filter((n) => n !== 'healthz').length) {
+    throw new Error(`unknown bench in --only; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+  }
+  const dbs = args.db.split(',').map((s) => s.trim()) as BenchDb[];
+  note(
+    `node ${process.version}, ${availableParallelism()} cores shared by server and load generator; ` +
+      `${options.connections} connections, ${options.warmupS} s warm-up + ${options.durationS} s per case`,
+  );
+
+  let ok = true;
+  for (const db of dbs) {
+    if (db === 'pglite') {
+      ok = (await runOn('pglite', undefined, benches)) && ok;
+    } else if (db === 'postgres') {
+      const url = await findPostgres();
+      if (!url) {
+        note('postgres: skipped (DATABASE_URL not set and no PostgreSQL at 127.0.0.1:5432)');
+        continue;
+      }
+      ok = (await runOn('postgres', url, benches)) && ok;
+    } else {
+      throw new Error(`unknown --db ${db}; use pglite, postgres`);
+    }
+  }
+  return ok ? 0 : 1;
+}
+
+// Exit explicitly: a pool or client the server left open must not keep the run alive.
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    note(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);
