@@ -46,6 +46,10 @@ export async function openTestDatabase(
   return { ...h, dispose: () => h.close() };
 }
 
+/** A response envelope as tests read it; `data` is whatever the endpoint answers. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests probe arbitrary response shapes
+export type ApiBody = { code: number; message: string; data: any };
+
 export interface TestApp {
   app: FastifyInstance;
   db: DatabaseHandle['db'];
@@ -56,7 +60,7 @@ export interface TestApp {
     opts?: { token?: string | null; body?: unknown; headers?: Record<string, string>; lang?: string },
   ): Promise<{
     status: number;
-    body: { code: number; message: string; data: any };
+    body: ApiBody;
     headers: Record<string, unknown>;
     raw: string;
   }>;
@@ -97,11 +101,11 @@ export async function startTestApp(dialect: DialectName, env: Record<string, str
       headers,
       ...(opts.body !== undefined ? { payload: opts.body as never } : {}),
     });
-    let body: any = null;
+    let body: ApiBody;
     try {
       body = res.json();
     } catch {
-      body = null;
+      body = null as unknown as ApiBody;
     }
     return { status: res.statusCode, body, headers: res.headers, raw: res.body };
   };

@@ -182,6 +182,10 @@ describe('committed OpenAPI document', () => {
   it('matches the routes (run `npm run gen` after changing a route)', async () => {
     const { generateOpenApi } = await import('../../../scripts/gen-openapi');
     const committed = await readFile(new URL('../../../docs/openapi.json', import.meta.url), 'utf8');
-    expect(committed).toBe(await generateOpenApi());
+    const generated = await generateOpenApi();
+    expect(committed).toBe(generated);
+    const { generateEndpointsDoc } = await import('../../../scripts/gen-endpoints-doc');
+    const endpointsDoc = await readFile(new URL('../../../docs/endpoints.md', import.meta.url), 'utf8');
+    expect(endpointsDoc).toBe(await generateEndpointsDoc(generated));
   });
 });

@@ -60,7 +60,7 @@ function looksLikePdf(bytes: Buffer): boolean {
 export async function checkUpload(bytes: Buffer, allowed: readonly UploadKind[]): Promise<CheckedFile> {
   if (bytes.length === 0) throw new AppError('file.required');
   const detected = await fileTypeFromBuffer(bytes);
-  let kind: UploadKind | null = null;
+  let kind: UploadKind | null;
   switch (detected?.ext) {
     case 'pdf':
       kind = 'pdf';

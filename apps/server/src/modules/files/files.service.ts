@@ -114,8 +114,9 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
 
 /** Keeps a display name safe to echo in headers and pages, with an extension that matches the content. */
 function sanitizeName(name: string, kind: UploadKind): string {
-  const base = (name.split(/[\\/]/).pop() ?? '')
-    .replace(/[\u0000-\u001f\u007f"<>|*?:]/g, '')
+  const base = [...(name.split(/[\\/]/).pop() ?? '')]
+    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f && !'"<>|*?:'.includes(ch))
+    .join('')
     .trim()
     .slice(0, 120);
   const ext = kind === 'jpg' ? /\.(jpe?g)$/i : new RegExp(`\\.${kind}$`, 'i');

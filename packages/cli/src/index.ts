@@ -1,0 +1,66 @@
+/**
+ * `openseal` command line: start, migrate, seed, version. Signing, verification and evidence commands
+ * arrive with the trust core. Exit codes: 0 done, 1 failed, 2 unusable input.
+ */
+import { migrateToLatest, openDatabase } from '@openseal/db';
+import { join } from 'node:path';
+
+const HELP = `openseal <command>
+
+Commands:
+  start            serve web + API (same settings as npm start; see README)
+  migrate          apply database migrations and exit
+  seed             first-start configuration and demo data, then exit
+  version          print the version
+  help             this text
+
+Settings come from the environment: PORT, DATA_DIR, DATABASE_URL, … (README, "Settings").`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command = 'help'] = argv;
+  switch (command) {
+    case 'start': {
+      // The server module listens as soon as it is imported.
+      await import('../../../apps/server/src/server');
+      return 0;
+    }
+    case 'migrate': {
+      const { loadConfig } = await import('../../../apps/server/src/config');
+      const config = loadConfig(process.env);
+      const handle = await openDatabase({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
+        schema: config.dbSchema,
+      });
+      try {
+        const applied = await migrateToLatest(handle.db, handle.schema);
+        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+      } finally {
+        await handle.close();
+      }
+      return 0;
+    }
+    case 'seed': {
+      // Building the app migrates and seeds; closing it leaves the data in place.
+      const { loadConfig } = await import('../../../apps/server/src/config');
+      const { buildApp } = await import('../../../apps/server/src/app');
+      const app = await buildApp({ config: { ...loadConfig(process.env), logLevel: 'warn' } });
+      await app.close();
+      process.stdout.write('seeded\n');
+      return 0;
+    }
+    case 'version': {
+      const { VERSION } = await import('../../../apps/server/src/app');
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${HELP}\n`);
+      return 0;
+    default:
+      process.stderr.write(`openseal: unknown command "${command}" (try: openseal help)\n`);
+      return 2;
+  }
+}
