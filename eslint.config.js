@@ -1,7 +1,6 @@
 // One linter for the monorepo. Boundaries are errors, not warnings (docs/architecture.md).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 const noRestricted = (patterns) => ['error', { patterns }];
@@ -11,12 +10,10 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    plugins: { 'import-x': importX },
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'import-x/no-cycle': 'off',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },

@@ -1,19 +1,19 @@
 /**
  * The bench suite, started by bench/run.ts. Starts the real server in this process on each
  * database, drives it from another process over loopback (lib/load.ts), and emits one record per
- * measurement. Every server is first measured on GET /healthz; each other figure also carries its
+ * measurement. Every server is first measured on GET /livez; each other figure also carries its
  * ratio to that baseline.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { accountInfo } from './benches/account-info';
-import { healthz } from './benches/healthz';
+import { livez } from './benches/livez';
 import type { Bench, BenchContext, LoadOptions } from './lib/bench';
 import { runLoad, type LoadResult } from './lib/load';
 import { emit, note, round } from './lib/report';
 import { findPostgres, startServer, type BenchDb } from './lib/server';
 
-/** Benches in run order, after the healthz baseline. Later benches (signing, verification, seal images) go here. */
+/** Benches in run order, after the livez baseline. Later benches (signing, verification, seal images) go here. */
 const BENCHES: Bench[] = [accountInfo];
 
 const { values: args } = parseArgs({
@@ -54,8 +54,8 @@ function record(bench: string, db: BenchDb, r: LoadResult, baseline: LoadResult 
     connections: options.connections,
     ...(baseline && baseline !== r
       ? {
-          ratioToHealthz: round(r.rps / baseline.rps, 3),
-          p99RatioToHealthz: round(r.p99Ms / baseline.p99Ms, 2),
+          ratioToLivez: round(r.rps / baseline.rps, 3),
+          p99RatioToLivez: round(r.p99Ms / baseline.p99Ms, 2),
         }
       : {}),
     ...(Object.keys(r.statusCodes).some((c) => !c.startsWith('2')) ? { statusCodes: r.statusCodes } : {}),
@@ -84,9 +84,9 @@ async function runOn(db: BenchDb, databaseUrl: string | undefined, benches: Benc
         return runLoad(spec);
       },
     };
-    const [base] = await healthz.run(ctx);
-    if (!base) throw new Error('healthz baseline produced no result');
-    emit(record('healthz', db, base.result, undefined));
+    const [base] = await livez.run(ctx);
+    if (!base) throw new Error('livez baseline produced no result');
+    emit(record('livez', db, base.result, undefined));
     for (const bench of benches) {
       try {
         for (const out of await bench.run(ctx)) {
@@ -111,7 +111,7 @@ async function runOn(db: BenchDb, databaseUrl: string | undefined, benches: Benc
 async function main(): Promise<number> {
   const only = args.only?.split(',').map((s) => s.trim());
   const benches = only ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
-  if (only && benches.length !== only.filter((n) => n !== 'healthz').length) {
+  if (only && benches.length !== only.filter((n) => n !== 'livez').length) {
     throw new Error(`unknown bench in --only; known: ${BENCHES.map((b) => b.name).join(', ')}`);
   }
   const dbs = args.db.split(',').map((s) => s.trim()) as BenchDb[];

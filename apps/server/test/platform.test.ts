@@ -12,9 +12,10 @@ describe.each(DIALECTS)('platform [%s]', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  it('healthz reports the database', async () => {
+  it('healthz reports the database; livez answers without it', async () => {
     const r = await t.call('GET', '/healthz');
     expect(r.body).toMatchObject({ status: 'ok', database: dialect });
+    expect((await t.call('GET', '/livez')).body).toEqual({ status: 'ok' });
   });
   it('sets security headers', async () => {
     const r = await t.call('GET', '/healthz');

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { entryForKey, messageFor } from '@openseal/core';
 
-const API_PREFIXES = ['/v1/', '/seal/', '/pki/', '/ecmp/', '/epmp/', '/openapi.json', '/healthz', '/docs'];
+const API_PREFIXES = ['/v1/', '/seal/', '/pki/', '/ecmp/', '/epmp/', '/openapi.json', '/healthz', '/livez', '/docs'];
 
 /**
  * Serves the built web app with a history-mode fallback: any GET for a page that is not an API path
