@@ -1,15 +1,18 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-// The API server owns these prefixes; in development the dev server forwards them to it.
-const API_PREFIXES = ['/v1', '/seal', '/pki', '/ecmp', '/epmp', '/healthz', '/openapi.json'];
+// The API server owns these paths; in development the dev server forwards them to it. Matched as whole
+// path segments: a plain '/seal' prefix would also swallow the page /sealService.
+const API_PATHS = ['v1', 'seal', 'pki', 'ecmp', 'epmp', 'healthz', 'openapi.json', 'docs'];
 const API_TARGET = 'http://localhost:8080';
 
 export default defineConfig({
   plugins: [react()],
   server: {
     port: 5173,
-    proxy: Object.fromEntries(API_PREFIXES.map((prefix) => [prefix, { target: API_TARGET, changeOrigin: false }])),
+    proxy: Object.fromEntries(
+      API_PATHS.map((name) => [`^/${name.replace('.', '\\.')}(/|\\?|$)`, { target: API_TARGET, changeOrigin: false }]),
+    ),
   },
   build: {
     outDir: 'dist',

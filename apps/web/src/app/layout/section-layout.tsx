@@ -1,4 +1,4 @@
-import { Layout, Menu } from 'antd';
+import { Menu } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { identityOf, useAccountInfo } from '../../hooks/use-session';
@@ -16,7 +16,7 @@ export function SectionLayout({ section }: { section: ResolvedRoute }) {
   const active = activeMenuPath(section, location.pathname, identity);
   return (
     <div className="os-section" data-testid={`section-${section.section ?? ''}`}>
-      <Layout.Sider width={216} className="os-section__side" theme="light">
+      <aside className="os-section__side">
         <div className="os-section__title">{t(section.titleKey, { ns: 'route' })}</div>
         <Menu
           mode="inline"
@@ -27,7 +27,7 @@ export function SectionLayout({ section }: { section: ResolvedRoute }) {
           }))}
           onClick={({ key }) => void navigate(key)}
         />
-      </Layout.Sider>
+      </aside>
       <main className="os-section__main">
         <Outlet />
       </main>

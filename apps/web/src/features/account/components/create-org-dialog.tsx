@@ -56,7 +56,10 @@ export function CreateOrgDialog({ open, onClose, onCreated }: CreateOrgDialogPro
   };
 
   const check = async (field: FieldName) => {
-    const value = form[field].value;
+    const { value, status: current } = form[field];
+    // A verdict stands until the value changes; re-checking on every blur would briefly disable
+    // confirm and swallow the click that caused the blur.
+    if (current !== 'idle') return;
     const local = localCheck(field, value);
     if (!local.ok) {
       setForm((s) => ({ ...s, [field]: { value, status: 'invalid', errorKey: local.key } }));

@@ -1,0 +1,118 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve } from 'node:path';
+import { usccCheckChar } from '@openseal/core';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Helpers for the browser tests: the built web app, Chromium, unique test data. */
+export const ROOT = resolve(import.meta.dirname, '..');
+export const WEB_DIST = join(ROOT, 'apps/web/dist');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** The server serves apps/web/dist; build it once if a plain `vitest` run comes without `npm test`'s pretest. */
+export function ensureWebBuilt(): void {
+  if (existsSync(join(WEB_DIST, 'index.html'))) return;
+  execFileSync('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A mainland mobile number no other run uses. */
+export function uniqueMobile(): string {
+  return `139${String(randomInt(0, 1e8)).padStart(8, '0')}`;
+}
+
+/** A valid unified social credit code (GB 32100-2015 check character), unique per call. */
+export function uniqueUscc(): string {
+  // 2 registry characters, 6 region digits, 9 body characters (upper-case hex is inside the alphabet).
+  const body = randomBytes(4).toString('hex').toUpperCase().slice(0, 7);
+  const first17 = `9133${String(randomInt(0, 1e4)).padStart(4, '0')}MA${body}`;
+  const check = usccCheckChar(first17);
+  if (!check) throw new Error(`bad credit code body ${first17}`);
+  return first17 + check;
+}
+
+export function uniqueOrgName(): string {
+  return `浙江测试科技有限公司${randomInt(100000, 999999)}`;
+}
+
+interface SmsMessage {
+  code: string | null;
+  createdAt: string;
+}
+
+/** Poll the sandbox outbox until a code newer than `since` arrives for the number. */
+export async function readSmsCode(base: string, mobile: string, since = 0): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${base}/v1/dev/sms-outbox?mobile=${mobile}`);
+    const body = (await res.json()) as { code: number; data: { messages: SmsMessage[] } };
+    const latest = body.data?.messages?.[0];
+    if (latest?.code && Date.parse(latest.createdAt) >= since) return latest.code;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no SMS code arrived for ${mobile}`);
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.html': 'text/html; charset=utf-8',
+};
+
+/**
+ * If the API server does not hand out the built assets itself, put a small front server before it that
+ * serves apps/web/dist files and forwards everything else, so the browser still sees one origin.
+ * Returns the base address the browser should use and a closer.
+ */
+export async function frontFor(apiBase: string): Promise<{ base: string; close: () => Promise<void>; fronted: boolean }> {
+  const asset = readdirSync(join(WEB_DIST, 'assets')).find((f) => f.endsWith('.js'));
+  const probe = asset ? await fetch(`${apiBase}/assets/${asset}`) : null;
+  if (!probe || probe.ok) return { base: apiBase, close: async () => {}, fronted: false };
+
+  const api = new URL(apiBase);
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
+    const file = normalize(join(WEB_DIST, path));
+    if ((path.startsWith('/assets/') || path === '/favicon.svg') && file.startsWith(WEB_DIST) && existsSync(file)) {
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      createReadStream(file).pipe(res);
+      return;
+    }
+    const upstream = httpRequest(
+      { host: api.hostname, port: api.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    fronted: true,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
