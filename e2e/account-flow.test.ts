@@ -45,7 +45,9 @@ describe.each(DIALECTS)('account flow in the browser (%s)', (dialect) => {
   const token = () => page.evaluate<string | null>("localStorage.getItem('accessToken')");
   const dropdownName = () => page.getByTestId('user-dropdown-name').textContent();
   const info = async (t: string) => {
-    const res = await fetch(`${base}/v1/accounts/info`, { headers: { 'x-access-token': t, 'x-owner-switch': 'PROMOTE' } });
+    const res = await fetch(`${base}/v1/accounts/info`, {
+      headers: { 'x-access-token': t, 'x-owner-switch': 'PROMOTE' },
+    });
     return (await res.json()) as {
       code: number;
       data: { identityType: number; userInfoOrg: { organizeName: string } | null };
@@ -126,7 +128,9 @@ describe.each(DIALECTS)('account flow in the browser (%s)', (dialect) => {
     const code = await readSmsCode(base, mobile, sentAt);
     // The sandbox outbox on the page shows the same code the API hands out.
     await page.getByTestId('sandbox-outbox-link').click();
-    await expect.poll(() => page.getByTestId('sandbox-outbox-code').textContent(), { timeout: 10_000 }).toContain(code);
+    await expect
+      .poll(() => page.getByTestId('sandbox-outbox-code').textContent(), { timeout: 10_000 })
+      .toContain(code);
     await page.getByTestId('login-code').fill(code);
     await shot('02-login');
     await page.getByTestId('login-submit').click();
@@ -208,7 +212,9 @@ describe.each(DIALECTS)('account flow in the browser (%s)', (dialect) => {
     await openDropdown();
     expect(await page.getByTestId('current-space-name').textContent()).toBe(orgName);
     // The current space cannot be chosen again, and the way back to the personal space is offered.
-    expect(await page.getByTestId('org-item').filter({ hasText: orgName }).getAttribute('aria-disabled')).toBe('true');
+    expect(
+      await page.getByTestId('org-item').filter({ hasText: orgName }).getAttribute('aria-disabled'),
+    ).toBe('true');
     expect(await page.getByTestId('switch-personal').isVisible()).toBe(true);
     await shot('07-org-space');
   });

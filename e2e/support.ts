@@ -81,7 +81,9 @@ const TYPES: Record<string, string> = {
  * serves apps/web/dist files and forwards everything else, so the browser still sees one origin.
  * Returns the base address the browser should use and a closer.
  */
-export async function frontFor(apiBase: string): Promise<{ base: string; close: () => Promise<void>; fronted: boolean }> {
+export async function frontFor(
+  apiBase: string,
+): Promise<{ base: string; close: () => Promise<void>; fronted: boolean }> {
   const asset = readdirSync(join(WEB_DIST, 'assets')).find((f) => f.endsWith('.js'));
   const probe = asset ? await fetch(`${apiBase}/assets/${asset}`) : null;
   if (!probe || probe.ok) return { base: apiBase, close: async () => {}, fronted: false };
@@ -90,7 +92,11 @@ export async function frontFor(apiBase: string): Promise<{ base: string; close: 
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
     const file = normalize(join(WEB_DIST, path));
-    if ((path.startsWith('/assets/') || path === '/favicon.svg') && file.startsWith(WEB_DIST) && existsSync(file)) {
+    if (
+      (path.startsWith('/assets/') || path === '/favicon.svg') &&
+      file.startsWith(WEB_DIST) &&
+      existsSync(file)
+    ) {
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
       createReadStream(file).pipe(res);
       return;

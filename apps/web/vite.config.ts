@@ -11,7 +11,10 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: Object.fromEntries(
-      API_PATHS.map((name) => [`^/${name.replace('.', '\\.')}(/|\\?|$)`, { target: API_TARGET, changeOrigin: false }]),
+      API_PATHS.map((name) => [
+        `^/${name.replace('.', '\\.')}(/|\\?|$)`,
+        { target: API_TARGET, changeOrigin: false },
+      ]),
     ),
   },
   build: {

@@ -11,7 +11,11 @@ export function isMobilePath(path: string): boolean {
  * Where a phone is sent for a desktop address: routes with H5 pages to the same path under /h5, the
  * others to the mobile root, except the exempt ones (null: stay).
  */
-export function mobileRedirectTarget(path: string, search: string, meta: EffectiveMeta | null): string | null {
+export function mobileRedirectTarget(
+  path: string,
+  search: string,
+  meta: EffectiveMeta | null,
+): string | null {
   const p = normalisePath(path);
   if (isMobilePath(p)) return null;
   if (MOBILE_EXEMPT_PATHS.some((exempt) => exempt.toLowerCase() === p.toLowerCase())) return null;

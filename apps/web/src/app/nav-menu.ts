@@ -48,7 +48,11 @@ export function sectionMenu(section: ResolvedRoute, identityType: 1 | 2 | null):
 }
 
 /** The side-menu entry to highlight: the route itself, or the menu sibling whose path prefixes it. */
-export function activeMenuPath(section: ResolvedRoute, path: string, identityType: 1 | 2 | null): string | null {
+export function activeMenuPath(
+  section: ResolvedRoute,
+  path: string,
+  identityType: 1 | 2 | null,
+): string | null {
   const menu = sectionMenu(section, identityType);
   const exact = menu.find((m) => m.path.toLowerCase() === path.toLowerCase());
   if (exact) return exact.path;

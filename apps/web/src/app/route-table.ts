@@ -26,13 +26,7 @@ export interface RouteMeta {
 export type EffectiveMeta = Required<Omit<RouteMeta, 'headerTab'>> & { headerTab: NavKey | null };
 
 /** Pages built for real; every other route renders the "coming soon" page inside the layout. */
-export type PageKey =
-  | 'home'
-  | 'login'
-  | 'placeholder'
-  | 'updatePassword'
-  | 'infoPersonal'
-  | 'infoEnt';
+export type PageKey = 'home' | 'login' | 'placeholder' | 'updatePassword' | 'infoPersonal' | 'infoEnt';
 
 export type SectionKey = 'userCenter' | 'sealService' | 'signService' | 'devCenter' | 'serviceCenter';
 
@@ -65,7 +59,11 @@ export interface ResolvedRoute {
 const SEAL_FLOW: RouteMeta = { needLogin: true, sealFlow: true, hideFoot: true, hideKf: true, hasH5: true };
 
 const child = (path: string, extra: Omit<RouteDef, 'path'> = {}): RouteDef => ({ path, ...extra });
-const menuChild = (path: string, extra: Omit<RouteDef, 'path'> = {}): RouteDef => ({ path, menu: true, ...extra });
+const menuChild = (path: string, extra: Omit<RouteDef, 'path'> = {}): RouteDef => ({
+  path,
+  menu: true,
+  ...extra,
+});
 
 const openPlatformChildren = (base: '/devCenter' | '/serviceCenter'): RouteDef[] => [
   menuChild(`${base}/applyList`),

@@ -44,7 +44,9 @@ function toRouteObject(route: ResolvedRoute): RouteObject {
       element: <SectionLayout section={route} />,
       handle,
       children: [
-        ...(route.redirect ? [{ index: true, element: <Navigate to={route.redirect} replace />, handle }] : []),
+        ...(route.redirect
+          ? [{ index: true, element: <Navigate to={route.redirect} replace />, handle }]
+          : []),
         ...route.children.map(toRouteObject),
       ],
     };

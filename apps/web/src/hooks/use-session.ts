@@ -34,7 +34,8 @@ export function useLoginStatus() {
   const token = useAccessToken();
   return useQuery({
     queryKey: [...LOGIN_STATUS_KEY, token],
-    queryFn: () => apiGet<CheckLoginStatusResponse>('/v1/accounts/checkLoginStatus', undefined, { silent: true }),
+    queryFn: () =>
+      apiGet<CheckLoginStatusResponse>('/v1/accounts/checkLoginStatus', undefined, { silent: true }),
     enabled: token !== null,
     staleTime: 5 * 60_000,
     retry: false,

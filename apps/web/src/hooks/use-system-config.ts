@@ -1,6 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ConfigScene } from '@openseal/core';
-import { DEFAULT_SYSTEM_CONFIG, loadSceneValues, parseSystemConfig, type SystemConfig } from '../lib/system-config';
+import {
+  DEFAULT_SYSTEM_CONFIG,
+  loadSceneValues,
+  parseSystemConfig,
+  type SystemConfig,
+} from '../lib/system-config';
 
 export const systemConfigKey = (scene: ConfigScene) => ['config', scene] as const;
 

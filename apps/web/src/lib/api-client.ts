@@ -110,7 +110,11 @@ function isEnvelope(value: unknown): value is Envelope {
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', query, body, signal, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
-  const flags: RequestFlags = { silent: options.silent, notLogin: options.notLogin, noGoHome: options.noGoHome };
+  const flags: RequestFlags = {
+    silent: options.silent,
+    notLogin: options.notLogin,
+    noGoHome: options.noGoHome,
+  };
   const sendsBody = method !== 'GET' && method !== 'DELETE';
 
   const controller = new AbortController();

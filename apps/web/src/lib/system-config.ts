@@ -14,7 +14,8 @@ export interface BannerItem {
   image?: string;
 }
 
-export type NavKey = 'home' | 'sealService' | 'signService' | 'verifySign' | 'openPlatform' | 'applicationCenter';
+export type NavKey =
+  'home' | 'sealService' | 'signService' | 'verifySign' | 'openPlatform' | 'applicationCenter';
 
 export interface SystemConfig {
   systemName: string | null;
@@ -122,7 +123,9 @@ export function parseSystemConfig(values: readonly ConfigCodeValue[]): SystemCon
     legalCreateDisable: flag(value(CONFIG.LEGAL_CREATE_DISABLE), false),
     displayAnnouncement: flag(value(CONFIG.DISPLAY_ANNOUNCEMENT), false),
     announcementContent: text(value(CONFIG.ANNOUNCEMENT_CONTENT)),
-    personSsoSpace: has(CONFIG.PERSON_SSO_SPACE) ? stringList(value(CONFIG.PERSON_SSO_SPACE)) : d.personSsoSpace,
+    personSsoSpace: has(CONFIG.PERSON_SSO_SPACE)
+      ? stringList(value(CONFIG.PERSON_SSO_SPACE))
+      : d.personSsoSpace,
     presenterContract: flag(value(CONFIG.PRESENTER_CONTRACT), false),
     defaultLogin: text(value(CONFIG.DEFAULT_LOGIN)),
     realNameWay: text(value(CONFIG.REALNAME_WAY)),

@@ -97,14 +97,16 @@ export const en: Messages = {
     agreement: 'By logging in you accept the User Service Agreement and the Privacy Policy',
     passwordRequired: 'Enter your password',
     sandboxTitle: 'Sandbox SMS',
-    sandboxNotice: 'Text messages are in sandbox mode: nothing is sent to phones. Read the code in the sandbox outbox.',
+    sandboxNotice:
+      'Text messages are in sandbox mode: nothing is sent to phones. Read the code in the sandbox outbox.',
     viewOutbox: 'Sandbox: view outbox',
     outboxTitle: 'Sandbox outbox',
     outboxWaiting: 'Waiting for the message to be delivered…',
     outboxEmpty: 'No messages',
     outboxCode: 'Code',
     heroTitle: 'Secure · Compliant · Convenient',
-    heroText: 'One public service for applying for electronic seals, signing electronically and verifying signatures.',
+    heroText:
+      'One public service for applying for electronic seals, signing electronically and verifying signatures.',
     heroPoint1: 'Certificates on national and international algorithms',
     heroPoint2: 'Every signature is logged as verifiable evidence',
     heroPoint3: 'Switch between organisation and personal spaces',

@@ -25,7 +25,9 @@ export function AppFooter() {
           <Link to="/verifySign">{t('footer.verify')}</Link>
         </nav>
         <p className="os-footer__statement">{t('footer.statement')}</p>
-        <p className="os-footer__copyright">{t('footer.copyright', { year: new Date().getFullYear(), name })}</p>
+        <p className="os-footer__copyright">
+          {t('footer.copyright', { year: new Date().getFullYear(), name })}
+        </p>
       </div>
     </Layout.Footer>
   );

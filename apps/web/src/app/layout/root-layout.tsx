@@ -79,12 +79,17 @@ export function RootLayout() {
   const showHeader = !meta?.isNoHeader;
   const showFooter = !meta?.hideFoot && !meta?.sealFlow;
   const showKf = !meta?.hideKf;
-  const realNamePath =
-    identity === 1 ? '/userCenter/infoEnt/realName' : '/userCenter/infoPersonal/realName';
+  const realNamePath = identity === 1 ? '/userCenter/infoEnt/realName' : '/userCenter/infoPersonal/realName';
 
   return (
     <Layout className="os-shell">
-      {showHeader ? meta?.sealFlow ? <SealFlowHeader /> : <AppHeader activeTab={meta?.headerTab ?? null} /> : null}
+      {showHeader ? (
+        meta?.sealFlow ? (
+          <SealFlowHeader />
+        ) : (
+          <AppHeader activeTab={meta?.headerTab ?? null} />
+        )
+      ) : null}
       <Layout.Content className={meta?.noHigh ? 'os-content os-content--bleed' : 'os-content'}>
         {decision.kind === 'wait' ? <PageLoading /> : <Outlet />}
       </Layout.Content>

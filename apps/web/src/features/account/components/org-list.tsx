@@ -1,4 +1,9 @@
-import { BankOutlined, CheckCircleFilled, DeleteOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import {
+  BankOutlined,
+  CheckCircleFilled,
+  DeleteOutlined,
+  SafetyCertificateOutlined,
+} from '@ant-design/icons';
 import { LIMITS } from '@openseal/core';
 import { Button, Empty, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +27,13 @@ export function OrgList({ entries, showRealNameAction, onChoose, onRealName, onD
   const { t } = useTranslation();
   const ordered = orderFirmList(entries);
   if (ordered.length === 0) {
-    return <Empty className="os-org-list__empty" image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('account.noOrgs')} />;
+    return (
+      <Empty
+        className="os-org-list__empty"
+        image={Empty.PRESENTED_IMAGE_SIMPLE}
+        description={t('account.noOrgs')}
+      />
+    );
   }
   const scrolls = ordered.length > LIMITS.orgListScrollAfter;
   return (

@@ -1,10 +1,4 @@
-import {
-  DownOutlined,
-  LogoutOutlined,
-  PlusOutlined,
-  SwapOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
+import { DownOutlined, LogoutOutlined, PlusOutlined, SwapOutlined, UserOutlined } from '@ant-design/icons';
 import { LIMITS, maskPhone } from '@openseal/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Avatar, Dropdown, Spin } from 'antd';
@@ -171,7 +165,9 @@ export function UserMenu() {
               onChoose={(entry) => void switchSpace(() => handoverToAccount(entry.accountId))}
               onRealName={(entry) => {
                 setOpen(false);
-                void navigate(`/userCenter/infoEnt/realName?organizeId=${encodeURIComponent(entry.organizeId ?? '')}`);
+                void navigate(
+                  `/userCenter/infoEnt/realName?organizeId=${encodeURIComponent(entry.organizeId ?? '')}`,
+                );
               }}
               onDelete={(entry) => {
                 setOpen(false);
@@ -198,7 +194,11 @@ export function UserMenu() {
         ) : null}
         {visible.switchToPersonal ? (
           <li>
-            <button type="button" data-testid="switch-personal" onClick={() => void switchSpace(handoverToPersonal)}>
+            <button
+              type="button"
+              data-testid="switch-personal"
+              onClick={() => void switchSpace(handoverToPersonal)}
+            >
               <SwapOutlined /> {t('account.switchPersonal')}
             </button>
           </li>
@@ -282,4 +282,3 @@ export function UserMenu() {
     </>
   );
 }
-

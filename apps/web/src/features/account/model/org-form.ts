@@ -33,7 +33,10 @@ export const FIELD_OF_CODE: Record<number, FieldName> = {
   3006: 'uscc',
 };
 
-export function localCheck(field: FieldName, value: string): { ok: true; value: string } | { ok: false; key: ErrorKey } {
+export function localCheck(
+  field: FieldName,
+  value: string,
+): { ok: true; value: string } | { ok: false; key: ErrorKey } {
   return field === 'organizeName' ? checkOrgName(value) : checkUscc(value);
 }
 

@@ -47,7 +47,9 @@ export function SandboxOutbox({ mobile }: { mobile: string }) {
                             {t('login.outboxCode')}: {m.code}
                           </Tag>
                         ) : null}
-                        <Typography.Text type="secondary">{new Date(m.createdAt).toLocaleTimeString()}</Typography.Text>
+                        <Typography.Text type="secondary">
+                          {new Date(m.createdAt).toLocaleTimeString()}
+                        </Typography.Text>
                         <div className="os-sandbox__body">{m.body}</div>
                       </div>
                     </List.Item>

@@ -47,25 +47,101 @@ export function HomePage(_props: PageProps) {
   const realNamePath = identity === 1 ? '/userCenter/infoEnt/realName' : '/userCenter/infoPersonal/realName';
 
   const quick: Entry[] = [
-    { key: 'mySeals', path: '/sealService/mySealList', icon: <InsuranceOutlined />, title: t('home.mySeals'), desc: t('home.mySealsDesc') },
-    { key: 'applySeal', path: '/sealService/applySeal', icon: <FileProtectOutlined />, title: t('home.applySeal'), desc: t('home.applySealDesc') },
-    { key: 'signByMe', path: '/signService/signByMe', icon: <SignatureOutlined />, title: t('home.signByMe'), desc: t('home.signByMeDesc') },
-    { key: 'signQuickly', path: '/signService/signQuickly', icon: <FileDoneOutlined />, title: t('home.signQuickly'), desc: t('home.signQuicklyDesc') },
-    { key: 'verify', path: '/verifySign', icon: <SafetyCertificateOutlined />, title: t('home.verify'), desc: t('home.verifyDesc') },
-    { key: 'userCenter', path: '/userCenter', icon: <UserOutlined />, title: t('home.userCenter'), desc: t('home.userCenterDesc') },
+    {
+      key: 'mySeals',
+      path: '/sealService/mySealList',
+      icon: <InsuranceOutlined />,
+      title: t('home.mySeals'),
+      desc: t('home.mySealsDesc'),
+    },
+    {
+      key: 'applySeal',
+      path: '/sealService/applySeal',
+      icon: <FileProtectOutlined />,
+      title: t('home.applySeal'),
+      desc: t('home.applySealDesc'),
+    },
+    {
+      key: 'signByMe',
+      path: '/signService/signByMe',
+      icon: <SignatureOutlined />,
+      title: t('home.signByMe'),
+      desc: t('home.signByMeDesc'),
+    },
+    {
+      key: 'signQuickly',
+      path: '/signService/signQuickly',
+      icon: <FileDoneOutlined />,
+      title: t('home.signQuickly'),
+      desc: t('home.signQuicklyDesc'),
+    },
+    {
+      key: 'verify',
+      path: '/verifySign',
+      icon: <SafetyCertificateOutlined />,
+      title: t('home.verify'),
+      desc: t('home.verifyDesc'),
+    },
+    {
+      key: 'userCenter',
+      path: '/userCenter',
+      icon: <UserOutlined />,
+      title: t('home.userCenter'),
+      desc: t('home.userCenterDesc'),
+    },
   ];
 
   const services: (Entry & { nav: string })[] = [
-    { key: 'sealService', nav: 'sealService', path: '/sealService', icon: <InsuranceOutlined />, title: t('nav.sealService'), desc: t('home.sealServiceDesc') },
-    { key: 'signService', nav: 'signService', path: '/signService', icon: <SignatureOutlined />, title: t('nav.signService'), desc: t('home.signServiceDesc') },
-    { key: 'verifySign', nav: 'verifySign', path: '/verifySign', icon: <AuditOutlined />, title: t('nav.verifySign'), desc: t('home.verifySignDesc') },
-    { key: 'openPlatform', nav: 'openPlatform', path: '/openPlatform', icon: <ApiOutlined />, title: t('nav.openPlatform'), desc: t('home.openPlatformDesc') },
-    { key: 'applicationCenter', nav: 'applicationCenter', path: '/applicationCenter/applicationCenterHome', icon: <AppstoreOutlined />, title: t('nav.applicationCenter'), desc: t('home.applicationCenterDesc') },
+    {
+      key: 'sealService',
+      nav: 'sealService',
+      path: '/sealService',
+      icon: <InsuranceOutlined />,
+      title: t('nav.sealService'),
+      desc: t('home.sealServiceDesc'),
+    },
+    {
+      key: 'signService',
+      nav: 'signService',
+      path: '/signService',
+      icon: <SignatureOutlined />,
+      title: t('nav.signService'),
+      desc: t('home.signServiceDesc'),
+    },
+    {
+      key: 'verifySign',
+      nav: 'verifySign',
+      path: '/verifySign',
+      icon: <AuditOutlined />,
+      title: t('nav.verifySign'),
+      desc: t('home.verifySignDesc'),
+    },
+    {
+      key: 'openPlatform',
+      nav: 'openPlatform',
+      path: '/openPlatform',
+      icon: <ApiOutlined />,
+      title: t('nav.openPlatform'),
+      desc: t('home.openPlatformDesc'),
+    },
+    {
+      key: 'applicationCenter',
+      nav: 'applicationCenter',
+      path: '/applicationCenter/applicationCenterHome',
+      icon: <AppstoreOutlined />,
+      title: t('nav.applicationCenter'),
+      desc: t('home.applicationCenterDesc'),
+    },
   ];
 
   return (
     <div className="os-home" data-testid="home-page">
-      <Carousel autoplay={banners.length > 1} autoplaySpeed={6000} className="os-home__carousel" dots={banners.length > 1}>
+      <Carousel
+        autoplay={banners.length > 1}
+        autoplaySpeed={6000}
+        className="os-home__carousel"
+        dots={banners.length > 1}
+      >
         {banners.map((banner, index) => (
           <div key={`${banner.title}-${index}`}>
             <div
@@ -137,7 +213,12 @@ export function HomePage(_props: PageProps) {
               .filter((s) => !hidden.has(s.nav))
               .map((s) => (
                 <Col key={s.key} xs={24} md={12} xl={8}>
-                  <Card className="os-service" hoverable onClick={() => void navigate(s.path)} data-testid={`service-${s.key}`}>
+                  <Card
+                    className="os-service"
+                    hoverable
+                    onClick={() => void navigate(s.path)}
+                    data-testid={`service-${s.key}`}
+                  >
                     <div className="os-service__icon">{s.icon}</div>
                     <div className="os-service__text">
                       <h3>{s.title}</h3>

@@ -26,7 +26,9 @@ export function parsePluginRoutes(values: readonly ConfigCodeValue[]): PluginRou
     if (typeof r.path !== 'string' || !r.path.startsWith('/')) return [];
     if (r.kind !== 'iframe' && r.kind !== 'link') return [];
     if (typeof r.target !== 'string' || !r.target) return [];
-    return [{ path: r.path, title: typeof r.title === 'string' ? r.title : r.path, kind: r.kind, target: r.target }];
+    return [
+      { path: r.path, title: typeof r.title === 'string' ? r.title : r.path, kind: r.kind, target: r.target },
+    ];
   });
 }
 

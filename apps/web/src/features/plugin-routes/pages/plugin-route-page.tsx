@@ -20,7 +20,12 @@ export function PluginRoutePage() {
     <div className="os-page os-page--wide" data-testid="plugin-route-page" data-kind={found.kind}>
       <BackHeader title={found.title} />
       {found.kind === 'iframe' ? (
-        <iframe className="os-plugin-frame" src={found.target} title={found.title} data-testid="plugin-iframe" />
+        <iframe
+          className="os-plugin-frame"
+          src={found.target}
+          title={found.title}
+          data-testid="plugin-iframe"
+        />
       ) : (
         <div className="os-card">
           <Result
@@ -28,7 +33,13 @@ export function PluginRoutePage() {
             title={t('plugin.externalTitle')}
             subTitle={t('plugin.externalText')}
             extra={
-              <Button type="primary" href={found.target} target="_blank" rel="noreferrer" data-testid="plugin-link">
+              <Button
+                type="primary"
+                href={found.target}
+                target="_blank"
+                rel="noreferrer"
+                data-testid="plugin-link"
+              >
                 {t('common.open')}
               </Button>
             }

@@ -33,7 +33,9 @@ export function InfoEntPage({ route }: PageProps) {
                   type="link"
                   size="small"
                   onClick={() =>
-                    void navigate(`/userCenter/infoEnt/realName?organizeId=${encodeURIComponent(org.organizeId)}`)
+                    void navigate(
+                      `/userCenter/infoEnt/realName?organizeId=${encodeURIComponent(org.organizeId)}`,
+                    )
                   }
                 >
                   {t('info.goRealName')}

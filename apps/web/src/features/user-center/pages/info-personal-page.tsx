@@ -28,7 +28,11 @@ export function InfoPersonalPage({ route }: PageProps) {
           <Descriptions.Item label={t('info.realName')}>
             <RealNameTag status={person.hasRealName ? 1 : 0} />
             {person.hasRealName ? null : (
-              <Button type="link" size="small" onClick={() => void navigate('/userCenter/infoPersonal/realName')}>
+              <Button
+                type="link"
+                size="small"
+                onClick={() => void navigate('/userCenter/infoPersonal/realName')}
+              >
                 {t('info.goRealName')}
               </Button>
             )}

@@ -181,7 +181,8 @@ export function UpdatePasswordPage(_props: PageProps) {
               requiredRule,
               ({ getFieldValue }) => ({
                 validator: async (_, value: string | undefined) => {
-                  if (value && value !== getFieldValue('newPassword')) throw new Error(t('password.mismatch'));
+                  if (value && value !== getFieldValue('newPassword'))
+                    throw new Error(t('password.mismatch'));
                 },
               }),
             ]}
