@@ -1,8 +1,8 @@
 import { BarChartOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { UserMenu } from '../../features/account/components/user-menu';
 import { identityOf, useAccountInfo } from '../../hooks/use-session';
 import { useSystemConfig } from '../../hooks/use-system-config';
 import { loginAddress } from '../../lib/navigation';
@@ -10,6 +10,11 @@ import type { NavKey } from '../../lib/system-config';
 import { topNavTarget, visibleTopNav } from '../nav-menu';
 import { Brand } from './brand';
 import { LanguageSwitch } from './language-switch';
+
+// The account dropdown (and its dialogs) only matters once logged in: its own chunk.
+const UserMenu = lazy(() =>
+  import('../../features/account/components/user-menu').then((m) => ({ default: m.UserMenu })),
+);
 
 export const DATA_BOARD_PATH = '/manage/data-check-chart/generate';
 
@@ -61,7 +66,9 @@ export function AppHeader({ activeTab }: { activeTab: NavKey | null }) {
           ) : null}
           <LanguageSwitch />
           {account.isLoggedIn ? (
-            <UserMenu />
+            <Suspense fallback={<span className="os-user-trigger os-user-trigger--loading" />}>
+              <UserMenu />
+            </Suspense>
           ) : (
             <Button
               type="primary"

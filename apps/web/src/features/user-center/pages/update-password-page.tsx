@@ -165,7 +165,7 @@ export function UpdatePasswordPage(_props: PageProps) {
               </Space.Compact>
             </Form.Item>
           ) : null}
-          <Form.Item name="newPassword" label={t('password.newPassword')} rules={[passwordRule]}>
+          <Form.Item name="newPassword" label={t('password.newPassword')} required rules={[passwordRule]}>
             <Input.Password
               placeholder={t('password.newPasswordPlaceholder')}
               maxLength={32}
