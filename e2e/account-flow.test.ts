@@ -12,6 +12,7 @@ import { DIALECTS, openTestDatabase } from '../apps/server/test/harness';
 import {
   ensureWebBuilt,
   frontFor,
+  HAS_CHROMIUM,
   launchChromium,
   readSmsCode,
   ROOT,
@@ -26,7 +27,7 @@ import {
  * organisation, switch into it and back to the personal space, log out. One screenshot per step under
  * test-results/e2e/<dialect>/.
  */
-describe.each(DIALECTS)('account flow in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('account flow in the browser (%s)', (dialect) => {
   let app: FastifyInstance;
   let dispose: () => Promise<void>;
   let dataDir: string;
