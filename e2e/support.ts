@@ -13,7 +13,8 @@ export const WEB_DIST = join(ROOT, 'apps/web/dist');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Without Chromium the browser tests skip with a notice (scripts/ensure-test-deps.mjs installs it). */
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
-if (!HAS_CHROMIUM) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+if (!HAS_CHROMIUM)
+  console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
