@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { usccCheckChar } from '@openseal/core';
 import { chromium, type Browser } from 'playwright-core';
 
@@ -70,59 +68,4 @@ export async function readSmsCode(base: string, mobile: string, since = 0): Prom
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no SMS code arrived for ${mobile}`);
-}
-
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.html': 'text/html; charset=utf-8',
-};
-
-/**
- * If the API server does not hand out the built assets itself, put a small front server before it that
- * serves apps/web/dist files and forwards everything else, so the browser still sees one origin.
- * Returns the base address the browser should use and a closer.
- */
-export async function frontFor(
-  apiBase: string,
-): Promise<{ base: string; close: () => Promise<void>; fronted: boolean }> {
-  const asset = readdirSync(join(WEB_DIST, 'assets')).find((f) => f.endsWith('.js'));
-  const probe = asset ? await fetch(`${apiBase}/assets/${asset}`) : null;
-  if (!probe || probe.ok) return { base: apiBase, close: async () => {}, fronted: false };
-
-  const api = new URL(apiBase);
-  const server: Server = createServer((req, res) => {
-    const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
-    const file = normalize(join(WEB_DIST, path));
-    if (
-      (path.startsWith('/assets/') || path === '/favicon.svg') &&
-      file.startsWith(WEB_DIST) &&
-      existsSync(file)
-    ) {
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      createReadStream(file).pipe(res);
-      return;
-    }
-    const upstream = httpRequest(
-      { host: api.hostname, port: api.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    fronted: true,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
 }

@@ -192,7 +192,9 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     },
   );
   // Liveness without the database: the process answers. /healthz is the readiness check.
-  app.get('/livez', { schema: { hide: true }, config: { public: true, rateLimit: false } }, async () => ({ status: 'ok' }));
+  app.get('/livez', { schema: { hide: true }, config: { public: true, rateLimit: false } }, async () => ({
+    status: 'ok',
+  }));
   app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 
   await app.register(webPlugin, { webDist: config.webDist });

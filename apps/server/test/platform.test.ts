@@ -102,8 +102,31 @@ describe.each(DIALECTS)('platform [%s]', (dialect) => {
     const web = join(t.dataDir, 'web');
     await mkdir(web, { recursive: true });
     await writeFile(join(web, 'index.html'), '<!doctype html><title>OpenSeal</title>');
+    await mkdir(join(web, 'assets'), { recursive: true });
+    await writeFile(join(web, 'assets', 'main-abc123.js'), 'console.log(1)');
     const t2 = await startTestApp(dialect, { WEB_DIST: web });
     try {
+      // Built assets are public, long-cached, and a file added after start is served too.
+      const asset = await t2.app.inject({ method: 'GET', url: '/assets/main-abc123.js' });
+      expect([asset.statusCode, asset.body]).toEqual([200, 'console.log(1)']);
+      expect(asset.headers['cache-control']).toContain('immutable');
+      await writeFile(join(web, 'assets', 'later-def456.js'), 'console.log(2)');
+      expect((await t2.app.inject({ method: 'GET', url: '/assets/later-def456.js' })).statusCode).toBe(200);
+      // A path that climbs out of the web root never reaches a file outside it.
+      const secret = 'private-bytes-beside-the-web-root';
+      await writeFile(join(t.dataDir, 'private.txt'), secret);
+      for (const url of [
+        '/../private.txt',
+        '/assets/../../private.txt',
+        '/assets/%2e%2e/%2e%2e/private.txt',
+        '/..%2fprivate.txt',
+        '/%2e%2e/private.txt',
+      ]) {
+        expect((await t2.app.inject({ method: 'GET', url })).body, url).not.toContain(secret);
+      }
+      const home = await t2.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+      expect([home.statusCode, home.body]).toEqual([200, '<!doctype html><title>OpenSeal</title>']);
+      expect((await t2.app.inject({ method: 'GET', url: '/assets/' })).json().code).toBe(11001);
       const page = await t2.app.inject({
         method: 'GET',
         url: '/sealService/mySealList',

@@ -34,7 +34,9 @@ export async function main(argv: string[]): Promise<number> {
       });
       try {
         const applied = await migrateToLatest(handle.db, handle.schema);
-        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+        process.stdout.write(
+          applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n',
+        );
       } finally {
         await handle.close();
       }

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import pg from 'pg';
 import { migrations } from './migrations/index';
+import { lockDataDir } from './dir-lock';
 import { PGliteDialect } from './pglite-dialect';
 import type { Database } from './schema';
 
@@ -59,13 +60,31 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     return { db, dialect: 'postgres', schema, pglite: null, close: () => db.destroy() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = new PGlite({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  });
-  await pglite.waitReady;
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, dialect: 'pglite', schema: null, pglite, close: () => db.destroy() };
+  const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
+  try {
+    const pglite = new PGlite({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
+    await pglite.waitReady;
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    return {
+      db,
+      dialect: 'pglite',
+      schema: null,
+      pglite,
+      close: async () => {
+        try {
+          await db.destroy();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (e) {
+    unlock();
+    throw e;
+  }
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

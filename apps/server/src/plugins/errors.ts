@@ -30,6 +30,13 @@ const FASTIFY_CODES: Record<string, ErrorKey> = {
   FST_ERR_VALIDATION: 'request.invalid',
 };
 
+/** Other client errors from plugins, by HTTP status. */
+const GENERIC_4XX: Record<number, ErrorKey> = {
+  403: 'perm.none',
+  404: 'request.notFound',
+  413: 'file.tooLarge',
+};
+
 /** The one error handler: catalogue codes out, never a stack trace. */
 export default fp(
   async (app) => {
@@ -46,7 +53,7 @@ export default fp(
       const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
       if (mapped) return send(reply, req, mapped, { reason: error.message });
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-        return send(reply, req, error.statusCode === 413 ? 'file.tooLarge' : 'request.invalid', {
+        return send(reply, req, GENERIC_4XX[error.statusCode] ?? 'request.invalid', {
           reason: error.message,
         });
       }

@@ -18,7 +18,8 @@ export default fp<{ globalPerMinute: number; redisUrl: string | undefined }>(
           imgSrc: ["'self'", 'data:', 'blob:'],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'", 'http://127.0.0.1:*', 'ws://127.0.0.1:*'],
-          frameSrc: ["'self'"],
+          // Plugin routes may embed pages of other HTTPS sites in an iframe.
+          frameSrc: ["'self'", 'https:'],
           frameAncestors: ["'self'"],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],

@@ -4,7 +4,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { entryForKey, messageFor } from '@openseal/core';
 
-const API_PREFIXES = ['/v1/', '/seal/', '/pki/', '/ecmp/', '/epmp/', '/openapi.json', '/healthz', '/livez', '/docs'];
+const API_PREFIXES = [
+  '/v1/',
+  '/seal/',
+  '/pki/',
+  '/ecmp/',
+  '/epmp/',
+  '/openapi.json',
+  '/healthz',
+  '/livez',
+  '/docs',
+];
 
 /**
  * Serves the built web app with a history-mode fallback: any GET for a page that is not an API path
@@ -16,13 +26,23 @@ export default fp<{ webDist: string }>(
     const index = join(webDist, 'index.html');
     const hasWeb = existsSync(index);
     if (hasWeb) {
-      await app.register(fastifyStatic, {
-        root: webDist,
-        wildcard: false,
-        index: false,
-        cacheControl: false,
-        serve: true,
-        prefix: '/',
+      // The built app is public, like any web page. A wildcard route (not a file list taken at start)
+      // also serves files a rebuild adds while the server runs; a missing file falls to the handler below.
+      await app.register(async (scope) => {
+        scope.addHook('onRoute', (route) => {
+          route.config = { ...(route.config as object), public: true } as typeof route.config;
+        });
+        await scope.register(fastifyStatic, {
+          root: webDist,
+          wildcard: true,
+          index: false,
+          cacheControl: false,
+          prefix: '/',
+        });
+        // The root is a directory to the static handler; it is the app's home page to a person.
+        scope.get('/', { schema: { hide: true } }, (_req, reply) =>
+          reply.header('cache-control', 'no-cache').sendFile('index.html'),
+        );
       });
       app.log.info({ webDist }, 'serving the web app');
     } else {
