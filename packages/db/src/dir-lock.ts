@@ -23,6 +23,7 @@ export function lockDataDir(dir: string): () => void {
       if (owner && owner !== process.pid && isAlive(owner)) {
         throw new Error(
           `the database directory ${dir} is in use by process ${owner}; stop it first (two processes would corrupt it)`,
+          { cause: e },
         );
       }
       rmSync(file, { force: true });
