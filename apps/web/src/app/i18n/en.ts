@@ -107,8 +107,8 @@ export const en: Messages = {
     heroTitle: 'Secure · Compliant · Convenient',
     heroText:
       'One public service for applying for electronic seals, signing electronically and verifying signatures.',
-    heroPoint1: 'Certificates on national and international algorithms',
-    heroPoint2: 'Every signature is logged as verifiable evidence',
+    heroPoint1: 'Real-name accounts for people and organisations, with roles',
+    heroPoint2: 'Apply for, manage and sign with electronic seals',
     heroPoint3: 'Switch between organisation and personal spaces',
   },
   home: {

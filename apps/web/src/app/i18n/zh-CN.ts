@@ -103,8 +103,8 @@ export const zhCN = {
     outboxCode: '验证码',
     heroTitle: '安全 · 合规 · 便捷',
     heroText: '为企业和个人提供电子印章申领、电子签署与签名验证的一站式公共服务。',
-    heroPoint1: '国密与国际算法双体系数字证书',
-    heroPoint2: '签署全程存证，可独立验证',
+    heroPoint1: '个人与企业实名，按角色授权',
+    heroPoint2: '电子印章申领、管理与在线签署',
     heroPoint3: '企业与个人空间一键切换',
   },
   home: {
