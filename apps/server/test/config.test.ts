@@ -20,6 +20,26 @@ describe.each(DIALECTS)('config [%s]', (dialect) => {
     expect(byCode.REALNAME_BANNER_VERIFIED.value).not.toBe(byCode.REALNAME_BANNER_UNVERIFIED.value);
     expect(byCode).not.toHaveProperty('GOODS');
   });
+  it('serves configured texts in English when asked, and the Chinese text otherwise', async () => {
+    const en = await t.call('GET', '/v1/organizes/dynamicConfig?sceneKey=HOME', { lang: 'en' });
+    const byCode = Object.fromEntries(
+      en.body.data.configCodeValueBos.map((b: { code: string; value: string }) => [b.code, b.value]),
+    );
+    expect(byCode.SYS_NAME_PUBLIC).toBe('Unified Electronic Seal Public Service Platform');
+    expect(byCode.REALNAME_BANNER_UNVERIFIED).toMatch(/not verified/);
+    expect(byCode.PSN_EP_SWITCH).toBe('true'); // untranslated codes keep their value
+    expect(Object.keys(byCode).some((c) => c.includes('@'))).toBe(false);
+    const one = await t.call('POST', '/v1/config/component/value', {
+      body: { code: 'SYS_NAME_PUBLIC' },
+      lang: 'en',
+    });
+    expect(one.body.data.value).toBe('Unified Electronic Seal Public Service Platform');
+    // The translation rows themselves are not codes one can ask for.
+    expect(
+      (await t.call('POST', '/v1/config/component/values', { body: { codes: ['SYS_NAME_PUBLIC@en'] } })).body
+        .data.configCodeValueBos,
+    ).toEqual([]);
+  });
   it('serves plugin routes, and refuses an unknown scene with 1001', async () => {
     const r = await t.call('GET', '/v1/organizes/dynamicConfig?sceneKey=PLUGIN_ROUTE');
     expect(JSON.parse(r.body.data.configCodeValueBos[0].value)[0]).toMatchObject({

@@ -188,7 +188,36 @@ describe('embedded database', () => {
       await app.close();
       expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
       expect((await readFile(join(dataDir, 'secrets', 'app-secret'), 'utf8')).length).toBeGreaterThan(30);
+      // Between the runs an operator renames the system and a key goes missing (as from an older release).
+      const { openDatabase } = await import('@openseal/db');
+      const direct = await openDatabase({ dataDir: join(dataDir, 'pglite') });
+      await direct.db
+        .updateTable('config_values')
+        .set({ value: '某市电子印章平台' })
+        .where('code', '=', 'SYS_NAME_PUBLIC')
+        .execute();
+      await direct.db.deleteFrom('config_values').where('code', '=', 'HOME_BANNER@en').execute();
+      await direct.close();
       app = await buildApp({ config });
+      const config2 = await app.inject({
+        method: 'POST',
+        url: '/v1/config/component/values',
+        payload: { codes: ['SYS_NAME_PUBLIC', 'HOME_BANNER'] },
+        headers: { 'x-language': 'en' },
+      });
+      const values = Object.fromEntries(
+        (config2.json().data.configCodeValueBos as Array<{ code: string; value: string }>).map((b) => [
+          b.code,
+          b.value,
+        ]),
+      );
+      expect(values.HOME_BANNER).toContain('Unified Electronic Seal');
+      const zhName = await app.inject({
+        method: 'POST',
+        url: '/v1/config/component/value',
+        payload: { code: 'SYS_NAME_PUBLIC' },
+      });
+      expect(zhName.json().data.value).toBe('某市电子印章平台');
       const info = await app.inject({
         method: 'GET',
         url: '/v1/accounts/info',

@@ -22,12 +22,63 @@ export const DEMO = {
 } as const;
 
 const DEFAULT_CONFIG: Array<{ code: string; value: string; isPublic: boolean }> = [
+  // English texts: `CODE@en` rows, served when the request language is English.
+  { code: 'SYS_NAME_PUBLIC@en', value: 'Unified Electronic Seal Public Service Platform', isPublic: true },
+  {
+    code: 'HOME_BANNER@en',
+    value: JSON.stringify([
+      {
+        title: 'Unified Electronic Seal Public Service Platform',
+        subtitle: 'Apply for, manage, sign with and verify electronic seals in one place',
+      },
+      {
+        title: 'Trusted electronic signing',
+        subtitle: 'Standard PDF signatures for organisations and individuals',
+      },
+    ]),
+    isPublic: true,
+  },
+  {
+    code: 'VERIFY_SIGN_BANNER@en',
+    value: JSON.stringify([
+      { title: 'Verify signatures', subtitle: 'Upload a signed PDF to check its signatures' },
+    ]),
+    isPublic: true,
+  },
+  {
+    code: 'OPEN_PLATFORM_BANNER@en',
+    value: JSON.stringify([{ title: 'Open platform', subtitle: 'Integrate electronic seals and signing' }]),
+    isPublic: true,
+  },
+  {
+    code: 'APPLICATION_CENTER_BANNER@en',
+    value: JSON.stringify([
+      { title: 'Application centre', subtitle: 'Electronic-seal applications by scene' },
+    ]),
+    isPublic: true,
+  },
+  {
+    code: 'REALNAME_BANNER_VERIFIED@en',
+    value: 'Your real name is verified: you can apply for electronic seals and sign online',
+    isPublic: true,
+  },
+  {
+    code: 'REALNAME_BANNER_UNVERIFIED@en',
+    value: 'Your real name is not verified yet; verify it to use every function',
+    isPublic: true,
+  },
+  {
+    code: 'ANNOUNCEMENT_CONTENT@en',
+    value:
+      'Welcome. In this demo, text messages and payments go through sandbox services: no real message is sent and nothing is charged.',
+    isPublic: true,
+  },
   { code: 'SYS_NAME_PUBLIC', value: '统一电子印章公共服务平台', isPublic: true },
   {
     code: 'HOME_BANNER',
     value: JSON.stringify([
       { title: '统一电子印章公共服务平台', subtitle: '电子印章申领、管理、签署、验证，一站办理' },
-      { title: '安全可信的电子签署', subtitle: 'PAdES 标准签名 · 可信时间戳 · 全程存证' },
+      { title: '安全可信的电子签署', subtitle: '面向企业与个人的标准 PDF 电子签名' },
     ]),
     isPublic: true,
   },
@@ -115,21 +166,19 @@ export async function seed(
   deps: { config: ConfigService; files: FilesService; demo: boolean },
 ): Promise<{ config: boolean; demo: boolean }> {
   const done = { config: false, demo: false };
-  if (await deps.config.isEmpty(db)) {
+  // Defaults for every code that is missing, so a data directory from an older release gets new keys too.
+  const added = await deps.config.addMissing(db, DEFAULT_CONFIG);
+  if (!(await deps.config.has('TOPIC_LOGO'))) {
     const logo = await deps.files.storeSystemFile(db, {
       bytes: drawLogoPng(),
       fileName: 'logo.png',
       purpose: 'image',
     });
-    for (const c of DEFAULT_CONFIG) await deps.config.set(db, c);
-    await deps.config.set(db, {
-      code: 'TOPIC_LOGO',
-      value: 'logo.png',
-      fileKey: logo.fileKey,
-      isPublic: true,
-    });
-    done.config = true;
+    await deps.config.addMissing(db, [
+      { code: 'TOPIC_LOGO', value: 'logo.png', fileKey: logo.fileKey, isPublic: true },
+    ]);
   }
+  done.config = added > 0;
   if (deps.demo && !(await accountsRepo.findPersonById(db, DEMO.legal.id))) {
     const hash = await hashPassword(DEMO.password);
     await db.transaction().execute(async (trx) => {

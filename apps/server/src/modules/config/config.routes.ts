@@ -28,7 +28,7 @@ export default async function configRoutes(
       config: open,
     },
     async (req) =>
-      ok({ configCodeValueBos: await config.values(req.body.codes, req.auth !== null) }, req.lang),
+      ok({ configCodeValueBos: await config.values(req.body.codes, req.auth !== null, req.lang) }, req.lang),
   );
 
   r.post(
@@ -42,7 +42,8 @@ export default async function configRoutes(
       },
       config: open,
     },
-    async (req) => ok((await config.values([req.body.code], req.auth !== null))[0] ?? null, req.lang),
+    async (req) =>
+      ok((await config.values([req.body.code], req.auth !== null, req.lang))[0] ?? null, req.lang),
   );
 
   r.get(
@@ -80,7 +81,7 @@ export default async function configRoutes(
       },
       config: open,
     },
-    async (req) => ok({ configCodeValueBos: await config.scene(req.query.sceneKey) }, req.lang),
+    async (req) => ok({ configCodeValueBos: await config.scene(req.query.sceneKey, req.lang) }, req.lang),
   );
 
   r.get(

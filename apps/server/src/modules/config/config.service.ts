@@ -1,4 +1,4 @@
-import { AppError, CONFIG_SCENES, type ConfigCode, type ConfigScene } from '@openseal/core';
+import { AppError, CONFIG_SCENES, type ConfigCode, type ConfigScene, type Language } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import * as repo from './config.repository';
 
@@ -31,25 +31,36 @@ export function createConfigService(deps: {
     return codes.map((c) => cache!.rows.get(c)).filter((r) => r !== undefined);
   }
 
-  async function toBo(r: NonNullable<Awaited<ReturnType<typeof rows>>[number]>): Promise<ConfigCodeValue> {
+  /** A text in another language is kept as its own row, `CODE@en`; it wins when the request is in English. */
+  async function toBo(
+    r: NonNullable<Awaited<ReturnType<typeof rows>>[number]>,
+    lang: Language,
+  ): Promise<ConfigCodeValue> {
+    const translated = lang === 'en' ? (await rows([`${r.code}@en`]))[0] : undefined;
     return {
       code: r.code,
-      value: r.value,
+      value: translated?.value ?? r.value,
       fileKeyBase64: r.file_key ? await deps.readDataUrl(r.file_key) : null,
     };
   }
 
   return {
     /** Values of the given codes; anonymous callers see only public ones. */
-    async values(codes: readonly string[], includePrivate: boolean): Promise<ConfigCodeValue[]> {
-      const found = (await rows(codes)).filter((r) => includePrivate || r.is_public);
-      return Promise.all(found.map(toBo));
+    async values(
+      codes: readonly string[],
+      includePrivate: boolean,
+      lang: Language = 'zh-CN',
+    ): Promise<ConfigCodeValue[]> {
+      const found = (await rows(codes.filter((c) => !c.includes('@')))).filter(
+        (r) => includePrivate || r.is_public,
+      );
+      return Promise.all(found.map((r) => toBo(r, lang)));
     },
-    async scene(sceneKey: string): Promise<ConfigCodeValue[]> {
+    async scene(sceneKey: string, lang: Language = 'zh-CN'): Promise<ConfigCodeValue[]> {
       if (!Object.hasOwn(CONFIG_SCENES, sceneKey))
         throw new AppError('request.invalid', { details: { sceneKey, known: Object.keys(CONFIG_SCENES) } });
       const found = (await rows(CONFIG_SCENES[sceneKey as ConfigScene])).filter((r) => r.is_public);
-      return Promise.all(found.map(toBo));
+      return Promise.all(found.map((r) => toBo(r, lang)));
     },
     async get(code: ConfigCode): Promise<string | null> {
       return (await rows([code]))[0]?.value ?? null;
@@ -67,11 +78,17 @@ export function createConfigService(deps: {
         return fallback;
       }
     },
-    async set(db: Db, v: { code: string; value: string | null; fileKey?: string | null; isPublic: boolean }) {
-      await repo.upsertConfigValue(db, v);
-      cache = null;
+    /** Adds the defaults whose codes are missing; answers how many were added. */
+    async addMissing(
+      db: Db,
+      values: Array<{ code: string; value: string | null; fileKey?: string | null; isPublic: boolean }>,
+    ): Promise<number> {
+      let added = 0;
+      for (const v of values) if (await repo.insertConfigIfAbsent(db, v)) added++;
+      if (added > 0) cache = null;
+      return added;
     },
-    isEmpty: async (db: Db) => (await repo.countConfigValues(db)) === 0,
+    has: async (code: string) => (await rows([code])).length > 0,
   };
 }
 
