@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+
 /**
  * Text-message delivery. The platform talks to a gateway through this interface; delivery is
  * asynchronous: `send` only queues, and the provider reports the outcome later through `onReport`,
@@ -25,17 +27,27 @@ export interface SmsProvider {
   close(): Promise<void>;
 }
 
+/** The delivery-report listeners every provider keeps. */
+function reportHub() {
+  const listeners: Array<(r: DeliveryReport) => Promise<void> | void> = [];
+  return {
+    onReport(listener: (r: DeliveryReport) => Promise<void> | void) {
+      listeners.push(listener);
+    },
+    async report(r: DeliveryReport) {
+      for (const l of listeners) await l(r);
+    },
+  };
+}
+
 /**
  * Sandbox provider: behaves like a gateway without leaving the machine. Delivery reports arrive after a
  * delay; numbers in the sandbox deny range (199 0000 xxxx) fail as unreachable; every message is kept so
  * the demo and tests can read it at GET /v1/dev/sms-outbox.
  */
 export function createSandboxSmsProvider(options: { delayMs: number }): SmsProvider {
-  const listeners: Array<(r: DeliveryReport) => Promise<void> | void> = [];
+  const hub = reportHub();
   const timers = new Set<NodeJS.Timeout>();
-  const emit = async (report: DeliveryReport) => {
-    for (const l of listeners) await l(report);
-  };
   return {
     name: 'sandbox',
     isSandbox: true,
@@ -43,7 +55,7 @@ export function createSandboxSmsProvider(options: { delayMs: number }): SmsProvi
       const fails = /^1990000\d{4}$/.test(message.mobile);
       const timer = setTimeout(() => {
         timers.delete(timer);
-        void emit(
+        void hub.report(
           fails
             ? { id: message.id, status: 'failed', error: 'sandbox: number unreachable' }
             : { id: message.id, status: 'delivered' },
@@ -51,9 +63,7 @@ export function createSandboxSmsProvider(options: { delayMs: number }): SmsProvi
       }, options.delayMs);
       timers.add(timer);
     },
-    onReport(listener) {
-      listeners.push(listener);
-    },
+    onReport: hub.onReport,
     async close() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
@@ -62,22 +72,18 @@ export function createSandboxSmsProvider(options: { delayMs: number }): SmsProvi
 }
 
 /**
- * Production-shaped adapter for an HTTP SMS gateway: POSTs a signed JSON request and treats the
- * gateway's later delivery receipt (forwarded to `report`) as the outcome. The receipt endpoint of a
- * particular vendor is wired where that vendor is chosen.
+ * Production-shaped adapter for an HTTP SMS gateway: POSTs a JSON request signed with HMAC-SHA256
+ * (`x-signature`) and treats the gateway's later delivery receipt (passed to `report`) as the outcome;
+ * a refused or unreachable request is reported failed at once. The receipt endpoint of a particular
+ * vendor is wired where that vendor is chosen.
  */
 export function createHttpSmsProvider(options: {
   url: string;
   key: string;
   fetchImpl?: typeof fetch;
-}): SmsProvider & {
-  report(r: DeliveryReport): Promise<void>;
-} {
-  const listeners: Array<(r: DeliveryReport) => Promise<void> | void> = [];
+}): SmsProvider & { report(r: DeliveryReport): Promise<void> } {
+  const hub = reportHub();
   const doFetch = options.fetchImpl ?? fetch;
-  const report = async (r: DeliveryReport) => {
-    for (const l of listeners) await l(r);
-  };
   return {
     name: 'http',
     isSandbox: false,
@@ -88,22 +94,26 @@ export function createHttpSmsProvider(options: {
         template: message.scene,
         text: message.body,
       });
-      const { createHmac } = await import('node:crypto');
       const signature = createHmac('sha256', options.key).update(body).digest('hex');
-      const res = await doFetch(options.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-signature': signature },
-        body,
-        signal: AbortSignal.timeout(5_000),
-      });
-      if (!res.ok) {
-        await report({ id: message.id, status: 'failed', error: `gateway answered ${res.status}` });
+      let error: string | null = null;
+      try {
+        const res = await doFetch(options.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-signature': signature },
+          body,
+          signal: AbortSignal.timeout(5_000),
+        });
+        if (!res.ok) error = `gateway answered ${res.status}`;
+      } catch (e) {
+        error = `gateway unreachable: ${e instanceof Error ? e.message : String(e)}`;
+      }
+      if (error) {
+        await hub.report({ id: message.id, status: 'failed', error });
+        throw new Error(error);
       }
     },
-    onReport(listener) {
-      listeners.push(listener);
-    },
-    report,
+    onReport: hub.onReport,
+    report: hub.report,
     async close() {},
   };
 }
