@@ -1,0 +1,185 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import { DIALECTS, openTestDatabase } from '../apps/server/test/harness';
+import { ensureWebBuilt, HAS_CHROMIUM, launchChromium, ROOT, WEB_DIST } from './support';
+
+/**
+ * The web shell's rules of spec sections 2, 8 and 9 in a real browser: unknown paths and plugin routes,
+ * protected menus, the phone redirect, the language kept in storage, the warning dialog that only its
+ * buttons close, dialog widths, and the session-invalid handling.
+ */
+describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('web shell in the browser (%s)', (dialect) => {
+  let app: FastifyInstance;
+  let dispose: () => Promise<void>;
+  let dataDir: string;
+  let base = '';
+  let browser: Browser;
+  const shots = join(ROOT, 'test-results', 'e2e', dialect, 'shell');
+
+  beforeAll(async () => {
+    ensureWebBuilt();
+    await mkdir(shots, { recursive: true });
+    dataDir = await mkdtemp(join(tmpdir(), 'openseal-e2e-shell-'));
+    const database = await openTestDatabase(dialect);
+    dispose = database.dispose;
+    app = await buildApp({
+      config: loadConfig({
+        DATA_DIR: dataDir,
+        APP_SECRET: 'e2e-secret-0123456789-abcdefghijklmnopq',
+        LOG_LEVEL: 'silent',
+        WEB_DIST,
+      }),
+      database,
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await dispose?.();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** A page in a context of its own: fresh storage, so every test starts logged out. */
+  async function freshPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+    return context.newPage();
+  }
+  async function dismissAnnouncement(page: Page) {
+    const ok = page.getByTestId('announcement-ok');
+    await expect.poll(() => ok.isVisible(), { timeout: 15_000 }).toBe(true);
+    await ok.click();
+    await expect.poll(() => ok.isVisible()).toBe(false);
+  }
+  async function loginAsDemo(page: Page) {
+    await page.goto(`${base}/login`);
+    await page.getByTestId('login-tab-password').click();
+    await page.getByTestId('login-password-mobile').fill('13800000003');
+    await page.getByTestId('login-password').fill('Demo1234');
+    await page.getByTestId('login-password-submit').click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await dismissAnnouncement(page);
+  }
+
+  it('sends an unknown path home, and opens a configured plugin route inside the layout', async () => {
+    const page = await freshPage();
+    await page.goto(`${base}/no/such/page`);
+    await page.waitForURL((u) => u.pathname === '/', { timeout: 15_000 });
+    await page.goto(`${base}/plugin/apiDocs`);
+    await expect
+      .poll(() => page.getByTestId('plugin-route-page').getAttribute('data-kind'), { timeout: 15_000 })
+      .toBe('iframe');
+    expect(await page.getByTestId('plugin-iframe').getAttribute('src')).toBe('/docs');
+    expect(await page.getByTestId('app-header').isVisible()).toBe(true);
+    // The embedded page really loads inside the frame (headers allow same-site framing).
+    const framed = page.frameLocator('[data-testid="plugin-iframe"]').getByText('OpenSeal API').first();
+    await expect.poll(() => framed.isVisible(), { timeout: 15_000 }).toBe(true);
+    await page.screenshot({ path: join(shots, 'plugin-route.png') });
+    await page.context().close();
+  });
+
+  it('sends a logged-out click on a protected menu to login, with the way back', async () => {
+    const page = await freshPage();
+    await page.goto(`${base}/`);
+    await dismissAnnouncement(page);
+    await page.getByTestId('nav-sealService').click();
+    await page.waitForURL(/\/login/);
+    expect(new URL(page.url()).searchParams.get('redirect')).toContain('/sealService');
+    await page.context().close();
+  });
+
+  it('redirects a phone to the mobile base path (same path when the route has H5, root otherwise; never /sealAuth)', async () => {
+    const phone = {
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+    };
+    const page = await freshPage(phone);
+    await page.goto(`${base}/verifySign`);
+    await page.waitForURL((u) => u.pathname === '/h5/verifySign', { timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('h5-page').isVisible()).toBe(true);
+    await page.screenshot({ path: join(shots, 'phone-h5.png') });
+    await page.goto(`${base}/openPlatform`);
+    await page.waitForURL((u) => u.pathname === '/h5/' || u.pathname === '/h5', { timeout: 15_000 });
+    await page.goto(`${base}/sealAuth`);
+    await page.waitForURL((u) => !u.pathname.startsWith('/h5'), { timeout: 15_000 });
+    expect(new URL(page.url()).pathname).toMatch(/^\/(sealAuth|login)$/);
+    await page.context().close();
+  });
+
+  it('switches to English and keeps the language in local storage across a reload', async () => {
+    const page = await freshPage();
+    await page.goto(`${base}/`);
+    await dismissAnnouncement(page);
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('menuitem', { name: /English/ }).click();
+    await expect.poll(() => page.getByTestId('nav-sealService').textContent()).toBe('Seal service');
+    expect(await page.evaluate("localStorage.getItem('language')")).toBe('en');
+    await page.reload();
+    await expect
+      .poll(() => page.getByTestId('nav-sealService').textContent(), { timeout: 15_000 })
+      .toBe('Seal service');
+    // Configured texts follow the language too.
+    await expect
+      .poll(() => page.getByTestId('system-name').textContent())
+      .toBe('Unified Electronic Seal Public Service Platform');
+    await page.screenshot({ path: join(shots, 'english.png') });
+    await page.context().close();
+  });
+
+  it('the logout warning dialog is 440 px and closes only by its buttons; the create dialog is 510 px', async () => {
+    const page = await freshPage();
+    await loginAsDemo(page);
+    await page.getByTestId('user-dropdown').click();
+    await page.getByTestId('create-org-open').click();
+    const createDialog = page.locator('.ant-modal').filter({ has: page.getByTestId('create-org-form') });
+    await expect.poll(() => createDialog.boundingBox().then((b) => Math.round(b?.width ?? 0))).toBe(510);
+    await page.getByTestId('create-org-cancel').click();
+    await page.getByTestId('user-dropdown').click();
+    await page.getByTestId('logout-button').click();
+    const warning = page
+      .locator('.ant-modal')
+      .filter({ hasText: /退出|log out/i })
+      .last();
+    await expect.poll(() => warning.isVisible()).toBe(true);
+    expect(Math.round((await warning.boundingBox())?.width ?? 0)).toBe(440);
+    await page.keyboard.press('Escape');
+    await page.mouse.click(10, 790);
+    await page.waitForTimeout(400);
+    expect(await warning.isVisible()).toBe(true);
+    await page.screenshot({ path: join(shots, 'warning-dialog.png') });
+    await warning.getByRole('button').first().click();
+    await expect.poll(() => warning.isVisible()).toBe(false);
+    expect(await page.evaluate<string | null>("localStorage.getItem('accessToken')")).not.toBeNull();
+    await page.context().close();
+  });
+
+  it('a session ended elsewhere (code 225): a toast, the session cleared, then the login page', async () => {
+    const page = await freshPage();
+    await loginAsDemo(page);
+    const token = await page.evaluate<string | null>("localStorage.getItem('accessToken')");
+    const ended = await fetch(`${base}/v1/accounts/logout`, {
+      method: 'POST',
+      headers: { 'x-access-token': token!, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(((await ended.json()) as { code: number }).code).toBe(0);
+    await page.goto(`${base}/userCenter/infoPersonal`);
+    await expect
+      .poll(() => page.locator('.ant-message').textContent(), { timeout: 15_000 })
+      .toMatch(/退出登录|logged out/);
+    await page.waitForURL(/\/login/, { timeout: 15_000 });
+    expect(await page.evaluate<string | null>("localStorage.getItem('accessToken')")).toBeNull();
+    await page.context().close();
+  });
+});
