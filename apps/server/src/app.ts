@@ -91,6 +91,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(securityPlugin, {
     globalPerMinute: config.rateLimit.globalPerMinute,
     redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
   });
   await app.register(dbPlugin, {
     handle: database,

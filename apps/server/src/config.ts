@@ -42,6 +42,10 @@ const envSchema = z.object({
   RATE_LIMIT_SMS_PER_MINUTE: int(10, 1),
   RATE_LIMIT_GLOBAL_PER_MINUTE: int(6000, 1),
   REDIS_URL: z.string().url().optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/)
+    .default('openseal:'),
   FILE_SIZE_LIMIT_MB: int(20, 1),
   TRUST_PROXY: bool(false),
   PUBLIC_URL: z.string().url().optional(),
@@ -68,6 +72,7 @@ export type AppConfig = {
   };
   rateLimit: { loginPerMinute: number; smsPerMinute: number; globalPerMinute: number };
   redisUrl: string | undefined;
+  redisPrefix: string;
   fileSizeLimitMb: number;
   trustProxy: boolean;
   publicUrl: string | undefined;
@@ -105,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       globalPerMinute: e.RATE_LIMIT_GLOBAL_PER_MINUTE,
     },
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     fileSizeLimitMb: e.FILE_SIZE_LIMIT_MB,
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL,

@@ -83,6 +83,9 @@ export async function startTestApp(dialect: DialectName, env: Record<string, str
     RATE_LIMIT_SMS_PER_MINUTE: '10000',
     RATE_LIMIT_GLOBAL_PER_MINUTE: '100000',
     WEB_DIST: join(dataDir, 'no-web'),
+    // Rate limits count in memory per test app, so parallel suites never share counters; the Redis
+    // store has a test of its own (platform.test.ts) with a prefix of its own.
+    REDIS_URL: '',
     ...env,
   });
   const app = await buildApp({ config, database });

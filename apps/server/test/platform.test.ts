@@ -169,6 +169,29 @@ describe.each(DIALECTS)('rate limits [%s]', (dialect) => {
   });
 });
 
+describe.skipIf(!process.env.REDIS_URL).each(DIALECTS)('rate limits in Redis [%s]', (dialect) => {
+  it('two server instances share one limit through Redis', async () => {
+    const env = {
+      REDIS_URL: process.env.REDIS_URL!,
+      REDIS_PREFIX: `test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}:`,
+      RATE_LIMIT_LOGIN_PER_MINUTE: '4',
+    };
+    const a = await startTestApp(dialect, env);
+    const b = await startTestApp(dialect, env);
+    try {
+      const login = (t: TestApp) =>
+        t.call('POST', '/v1/accounts/login', { body: { mobile: '13800000003', password: 'wrong-pass1' } });
+      for (const t of [a, b, a, b]) expect((await login(t)).body.code).toBe(2006);
+      // The fifth attempt is refused whichever instance it reaches.
+      expect((await login(a)).body.code).toBe(1003);
+      expect((await login(b)).body.code).toBe(1003);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
 describe('embedded database', () => {
   it('keeps its data across a restart, and migrating again changes nothing', async () => {
     const { buildApp } = await import('../src/app');

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
  * Security headers and rate limits. Limits are counted in Redis when REDIS_URL is set, so several
  * server instances share them; in memory otherwise (one process, the embedded default).
  */
-export default fp<{ globalPerMinute: number; redisUrl: string | undefined }>(
+export default fp<{ globalPerMinute: number; redisUrl: string | undefined; redisPrefix: string }>(
   async (app, opts) => {
     await app.register(helmet, {
       contentSecurityPolicy: {
@@ -48,7 +48,7 @@ export default fp<{ globalPerMinute: number; redisUrl: string | undefined }>(
       global: true,
       max: opts.globalPerMinute,
       timeWindow: '1 minute',
-      ...(redis ? { redis, nameSpace: 'openseal-rl-', skipOnError: true } : {}),
+      ...(redis ? { redis, nameSpace: `${opts.redisPrefix}rl:`, skipOnError: true } : {}),
       errorResponseBuilder: (_req, ctx) =>
         Object.assign(new Error('rate limited'), { statusCode: 429, retryAfter: ctx.after }),
     });
