@@ -48,7 +48,6 @@ const envSchema = z.object({
     .default('openseal:'),
   FILE_SIZE_LIMIT_MB: int(20, 1),
   TRUST_PROXY: bool(false),
-  PUBLIC_URL: z.string().url().optional(),
 });
 
 export type AppConfig = {
@@ -75,7 +74,6 @@ export type AppConfig = {
   redisPrefix: string;
   fileSizeLimitMb: number;
   trustProxy: boolean;
-  publicUrl: string | undefined;
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -113,6 +111,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisPrefix: e.REDIS_PREFIX,
     fileSizeLimitMb: e.FILE_SIZE_LIMIT_MB,
     trustProxy: e.TRUST_PROXY,
-    publicUrl: e.PUBLIC_URL,
   };
 }

@@ -143,11 +143,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     signal?.removeEventListener('abort', onOuterAbort);
   }
 
-  let payload: unknown;
-  try {
-    payload = await response.json();
-  } catch (cause) {
-    throw new ApiError({
+  // An answer that is not our envelope (a proxy's error page, say) is a protocol failure.
+  const protocolError = (cause?: unknown) =>
+    new ApiError({
       kind: 'protocol',
       code: null,
       message: `HTTP ${response.status}`,
@@ -156,17 +154,13 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       path,
       cause,
     });
+  let payload: unknown;
+  try {
+    payload = await response.json();
+  } catch (cause) {
+    throw protocolError(cause);
   }
-  if (!isEnvelope(payload)) {
-    throw new ApiError({
-      kind: 'protocol',
-      code: null,
-      message: `HTTP ${response.status}`,
-      httpStatus: response.status,
-      flags,
-      path,
-    });
-  }
+  if (!isEnvelope(payload)) throw protocolError();
   // Always the code, never the HTTP status, decides success.
   if (isSuccessCode(payload.code)) return payload.data as T;
   throw new ApiError({

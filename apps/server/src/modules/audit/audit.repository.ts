@@ -25,17 +25,3 @@ export async function recordAudit(db: Db, e: AuditEntry): Promise<void> {
     })
     .execute();
 }
-
-export async function listAudit(
-  db: Db,
-  filter: { organizationId?: string; actorPersonId?: string; limit?: number },
-) {
-  let q = db
-    .selectFrom('audit_logs')
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(filter.limit ?? 100);
-  if (filter.organizationId) q = q.where('organization_id', '=', filter.organizationId);
-  if (filter.actorPersonId) q = q.where('actor_person_id', '=', filter.actorPersonId);
-  return q.execute();
-}

@@ -49,18 +49,15 @@ export default async function configRoutes(
   r.get(
     '/v1/config/component/payment',
     { schema: { tags, summary: 'Payment channels', response: responses(c.paymentConfig) } },
-    async (req) =>
-      ok(
-        {
-          sandbox: true,
-          channels: await config.json(
-            'PAYMENT_CHANNELS',
-            [] as Array<{ code: string; name: string; enabled: boolean }>,
-          ),
-          isNeedAmount: await config.flag('IS_NEED_AMOUNT', true),
-        },
-        req.lang,
-      ),
+    async (req) => {
+      const channels = await config.json(
+        'PAYMENT_CHANNELS',
+        [] as Array<{ code: string; name: string; enabled: boolean }>,
+      );
+      // Sandbox while no enabled channel is a real one (sandbox channel codes start with SANDBOX_).
+      const sandbox = channels.filter((ch) => ch.enabled).every((ch) => ch.code.startsWith('SANDBOX_'));
+      return ok({ sandbox, channels, isNeedAmount: await config.flag('IS_NEED_AMOUNT', true) }, req.lang);
+    },
   );
 
   r.get(

@@ -1,12 +1,11 @@
-import { LockOutlined, MobileOutlined } from '@ant-design/icons';
-import { checkMobile, messageFor } from '@openseal/core';
+import { LockOutlined } from '@ant-design/icons';
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { handleApiError } from '../../../lib/api-error-handler';
 import type { LoginResponse } from '../../../lib/contracts';
-import { normaliseLanguage } from '../../../lib/language';
 import { login } from '../api/auth';
+import { MobileField } from './mobile-field';
 
 interface Values {
   mobile: string;
@@ -14,8 +13,7 @@ interface Values {
 }
 
 export function PasswordLoginForm({ onSuccess }: { onSuccess: (result: LoginResponse) => void }) {
-  const { t, i18n } = useTranslation();
-  const language = normaliseLanguage(i18n.language);
+  const { t } = useTranslation();
   const [submitting, setSubmitting] = useState(false);
 
   const submit = async (values: Values) => {
@@ -31,27 +29,7 @@ export function PasswordLoginForm({ onSuccess }: { onSuccess: (result: LoginResp
 
   return (
     <Form<Values> size="large" onFinish={(v) => void submit(v)} data-testid="password-login-form">
-      <Form.Item
-        name="mobile"
-        validateTrigger="onBlur"
-        rules={[
-          {
-            validator: async (_, value: string | undefined) => {
-              const check = checkMobile(value);
-              if (!check.ok) throw new Error(messageFor(check.key, language));
-            },
-          },
-        ]}
-      >
-        <Input
-          prefix={<MobileOutlined />}
-          placeholder={t('login.mobilePlaceholder')}
-          maxLength={11}
-          inputMode="numeric"
-          autoComplete="username"
-          data-testid="login-password-mobile"
-        />
-      </Form.Item>
+      <MobileField testId="login-password-mobile" autoComplete="username" />
       <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
         <Input.Password
           prefix={<LockOutlined />}

@@ -1,13 +1,16 @@
-import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
-import { checkMobile, checkSmsCode, messageFor, SMS_CODE_LENGTH } from '@openseal/core';
+import { SafetyOutlined } from '@ant-design/icons';
+import { checkSmsCode, SMS_CODE_LENGTH } from '@openseal/core';
 import { Button, Form, Input, Space } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCountdown } from '../../../hooks/use-countdown';
 import { handleApiError } from '../../../lib/api-error-handler';
 import type { LoginResponse } from '../../../lib/contracts';
 import { toastSuccess } from '../../../lib/feedback';
+import { checkRule } from '../../../lib/form-rules';
 import { normaliseLanguage } from '../../../lib/language';
 import { login, sendLoginCode } from '../api/auth';
+import { MobileField } from './mobile-field';
 import { SandboxOutbox } from './sandbox-outbox';
 
 interface Values {
@@ -20,16 +23,10 @@ export function SmsLoginForm({ onSuccess }: { onSuccess: (result: LoginResponse)
   const { t, i18n } = useTranslation();
   const language = normaliseLanguage(i18n.language);
   const [form] = Form.useForm<Values>();
-  const [countdown, setCountdown] = useState(0);
+  const [countdown, startCountdown] = useCountdown();
   const [sending, setSending] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [sandboxMobile, setSandboxMobile] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (countdown <= 0) return;
-    const timer = window.setTimeout(() => setCountdown((c) => c - 1), 1_000);
-    return () => window.clearTimeout(timer);
-  }, [countdown]);
 
   const send = async () => {
     try {
@@ -41,7 +38,7 @@ export function SmsLoginForm({ onSuccess }: { onSuccess: (result: LoginResponse)
     setSending(true);
     try {
       const result = await sendLoginCode(mobile);
-      setCountdown(result.resendAfterSeconds > 0 ? result.resendAfterSeconds : 60);
+      startCountdown(result.resendAfterSeconds);
       setSandboxMobile(result.sandbox ? mobile : null);
       toastSuccess(t('login.codeSent'));
     } catch (error) {
@@ -64,41 +61,10 @@ export function SmsLoginForm({ onSuccess }: { onSuccess: (result: LoginResponse)
 
   return (
     <Form form={form} size="large" onFinish={(v) => void submit(v)} data-testid="sms-login-form">
-      <Form.Item
-        name="mobile"
-        validateTrigger="onBlur"
-        rules={[
-          {
-            validator: async (_, value: string | undefined) => {
-              const check = checkMobile(value);
-              if (!check.ok) throw new Error(messageFor(check.key, language));
-            },
-          },
-        ]}
-      >
-        <Input
-          prefix={<MobileOutlined />}
-          placeholder={t('login.mobilePlaceholder')}
-          maxLength={11}
-          inputMode="numeric"
-          autoComplete="tel"
-          data-testid="login-mobile"
-        />
-      </Form.Item>
+      <MobileField testId="login-mobile" autoComplete="tel" />
       <Form.Item>
         <Space.Compact block>
-          <Form.Item
-            name="code"
-            noStyle
-            rules={[
-              {
-                validator: async (_, value: string | undefined) => {
-                  const check = checkSmsCode(value);
-                  if (!check.ok) throw new Error(messageFor(check.key, language));
-                },
-              },
-            ]}
-          >
+          <Form.Item name="code" noStyle rules={[checkRule(checkSmsCode, language)]}>
             <Input
               prefix={<SafetyOutlined />}
               placeholder={t('login.codePlaceholder')}

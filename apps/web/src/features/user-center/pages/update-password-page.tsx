@@ -2,15 +2,17 @@ import { checkPassword, checkSmsCode, messageFor, SMS_CODE_LENGTH } from '@opens
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Segmented, Space } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { PageProps } from '../../../lib/page';
 import { BackHeader } from '../../../components/back-header';
 import { PageLoading } from '../../../components/page-loading';
+import { useCountdown } from '../../../hooks/use-countdown';
 import { SESSION_QUERY_PREFIX, useAccountInfo } from '../../../hooks/use-session';
 import { handleApiError } from '../../../lib/api-error-handler';
 import { toastSuccess } from '../../../lib/feedback';
+import { checkRule } from '../../../lib/form-rules';
 import { normaliseLanguage } from '../../../lib/language';
 import { sendMobileModifyCode, updatePassword, verifyCode } from '../api/password';
 
@@ -33,15 +35,9 @@ export function UpdatePasswordPage(_props: PageProps) {
   const [form] = Form.useForm<Values>();
   const [method, setMethod] = useState<Method>('old');
   const [flowId, setFlowId] = useState<string | null>(null);
-  const [countdown, setCountdown] = useState(0);
+  const [countdown, startCountdown] = useCountdown();
   const [sending, setSending] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-
-  useEffect(() => {
-    if (countdown <= 0) return;
-    const timer = window.setTimeout(() => setCountdown((c) => c - 1), 1_000);
-    return () => window.clearTimeout(timer);
-  }, [countdown]);
 
   if (!account.data) return <PageLoading />;
   const person = account.data.userInfoPerson;
@@ -49,12 +45,7 @@ export function UpdatePasswordPage(_props: PageProps) {
   const title = hasPassword ? t('password.titleChange') : t('password.titleSet');
   const effectiveMethod: Method | 'set' = hasPassword ? method : 'set';
 
-  const passwordRule: Rule = {
-    validator: async (_, value: string | undefined) => {
-      const check = checkPassword(value);
-      if (!check.ok) throw new Error(messageFor(check.key, language));
-    },
-  };
+  const passwordRule = checkRule(checkPassword, language);
   const requiredRule: Rule = { required: true, message: t('password.required') };
 
   const send = async () => {
@@ -62,7 +53,7 @@ export function UpdatePasswordPage(_props: PageProps) {
     try {
       const result = await sendMobileModifyCode();
       setFlowId(result.flowId);
-      setCountdown(result.resendAfterSeconds > 0 ? result.resendAfterSeconds : 60);
+      startCountdown(result.resendAfterSeconds);
     } catch (error) {
       handleApiError(error);
     } finally {
@@ -140,18 +131,7 @@ export function UpdatePasswordPage(_props: PageProps) {
               required
             >
               <Space.Compact block>
-                <Form.Item
-                  name="code"
-                  noStyle
-                  rules={[
-                    {
-                      validator: async (_, value: string | undefined) => {
-                        const check = checkSmsCode(value);
-                        if (!check.ok) throw new Error(messageFor(check.key, language));
-                      },
-                    },
-                  ]}
-                >
+                <Form.Item name="code" noStyle rules={[checkRule(checkSmsCode, language)]}>
                   <Input maxLength={SMS_CODE_LENGTH} inputMode="numeric" data-testid="password-code" />
                 </Form.Item>
                 <Button
