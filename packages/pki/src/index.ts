@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+
+export type * from './types';
+export * from './cms/index';
