@@ -1,1 +1,16 @@
-export {};
+export * from './errors';
+export * from './objects';
+export * from './source';
+export {
+  openPdf,
+  PdfDocument,
+  type XrefEntry,
+  type Revision,
+  type PdfLimits,
+  type OpenPdfOptions,
+  type PdfPage,
+  type Box,
+} from './reader';
+export { serializeObject, IncrementalUpdate } from './writer';
+export * from './sign/index';
+export * from './verify/index';

@@ -1,0 +1,26 @@
+export type PdfErrorCode =
+  | 'not-a-pdf'
+  | 'damaged'
+  | 'encrypted'
+  | 'too-complex'
+  | 'unsupported'
+  | 'timeout'
+  /** A certification signature (DocMDP P=1) forbids any further change, signatures included. */
+  | 'certified'
+  | 'page-out-of-range';
+
+/** The only error the pdf package throws on purpose; `code` tells callers what to show the user. */
+export class PdfError extends Error {
+  constructor(
+    readonly code: PdfErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'PdfError';
+  }
+}
+
+export function isPdfError(e: unknown): e is PdfError {
+  return e instanceof PdfError;
+}

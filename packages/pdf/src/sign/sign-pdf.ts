@@ -1,0 +1,435 @@
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { PdfError } from '../errors';
+import { PdfDict, PdfName, PdfRef, PdfString } from '../objects';
+import { openPdf, type PdfDocument, type PdfPage } from '../reader';
+import { openFileSource, toSource, type ByteSource, type FileSource } from '../source';
+import { IncrementalUpdate, latin1Bytes, serializeObject } from '../writer';
+import { addEmptyForm, addImage, addImageForm, decodePng, round } from './appearance';
+import { displaySize, pageFrame, PT_PER_MM, userRect } from './geometry';
+import { docMdpLevel, listFields, signedFields } from './form';
+
+export interface PdfSignAppearance {
+  png: Uint8Array;
+  /** 1-based page number. */
+  page: number;
+  /** Millimetres from the page's left and top edges to the image centre, as the page is displayed. */
+  x: number;
+  y: number;
+  /** Millimetres. */
+  width: number;
+  height: number;
+}
+
+export interface PdfRidingSeam {
+  png: Uint8Array;
+  /** 1-based page numbers; default all pages. */
+  pages?: number[];
+  /** Millimetres from the top edge to the seal's centre. */
+  y: number;
+  /** Millimetres of the whole seal. */
+  width: number;
+  height: number;
+  edge?: 'right' | 'left';
+}
+
+export interface PdfSignOptions {
+  /** Gets the SHA-256 digest of the signed byte ranges, returns a detached CMS (DER). */
+  sign: (digest: Uint8Array) => Promise<Uint8Array>;
+  /** Bytes reserved for the CMS; default 24 KiB. */
+  contentsBytes?: number;
+  subFilter?: 'ETSI.CAdES.detached' | 'adbe.pkcs7.detached';
+  fieldName?: string;
+  signingTime?: Date;
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+  name?: string;
+  appearance?: PdfSignAppearance;
+  ridingSeam?: PdfRidingSeam;
+  /** DocMDP certification level; only for the file's first signature. */
+  certify?: 1 | 2 | 3;
+}
+
+export interface ByteSink {
+  write(chunk: Uint8Array): void | Promise<void>;
+  /** True when write() has consumed the chunk by the time it returns, so the buffer may be reused. */
+  readonly consumesChunk?: boolean;
+}
+
+export interface PdfSignResult {
+  /** The signed file, when no output sink was given. */
+  bytes?: Uint8Array;
+  byteRange: [number, number, number, number];
+  fieldName: string;
+  /** Size of the signed file. */
+  size: number;
+}
+
+const DEFAULT_CONTENTS = 24 * 1024;
+const CHUNK = 1024 * 1024;
+const BYTE_RANGE_WIDTH = 48;
+
+export async function signPdf(
+  input: ByteSource | Uint8Array,
+  options: PdfSignOptions,
+  output?: ByteSink,
+): Promise<PdfSignResult> {
+  const doc = openPdf(toSource(input));
+  checkSignable(doc, options);
+  const update = new IncrementalUpdate(doc);
+  const plan = planSignature(doc, update, options);
+  const section = update.build();
+
+  const body = update.bodyOffset(plan.sigRef)!;
+  const relA = body + plan.contentsAt;
+  const relB = relA + plan.hexLength + 2;
+  const total = doc.size + section.length;
+  const byteRange: [number, number, number, number] = [
+    0,
+    doc.size + relA,
+    doc.size + relB,
+    total - doc.size - relB,
+  ];
+  const br = `[${byteRange.join(' ')}]`;
+  if (br.length > BYTE_RANGE_WIDTH) throw new PdfError('too-complex', 'the file is too large to sign');
+  section.set(latin1Bytes(br.padEnd(BYTE_RANGE_WIDTH, ' ')), body + plan.byteRangeAt);
+
+  const hash = createHash('sha256');
+  const result = output ? undefined : new Uint8Array(total);
+  await copyOriginal(doc.source, hash, output, result);
+  hash.update(section.subarray(0, relA));
+  hash.update(section.subarray(relB));
+  const cms = await options.sign(new Uint8Array(hash.digest()));
+  if (cms.length * 2 > plan.hexLength) {
+    throw new PdfError(
+      'too-complex',
+      `the CMS signature is ${cms.length} bytes but only ${plan.hexLength / 2} bytes were reserved; raise contentsBytes`,
+    );
+  }
+  section.set(latin1Bytes(Buffer.from(cms).toString('hex').toUpperCase()), relA + 1);
+  if (output) await output.write(section);
+  else result!.set(section, doc.size);
+  const out: PdfSignResult = { byteRange, fieldName: plan.fieldName, size: total };
+  if (result) out.bytes = result;
+  return out;
+}
+
+/** Signs a file into another file, streaming: memory stays at a few MB whatever the file size. */
+export async function signPdfFile(
+  inPath: string,
+  outPath: string,
+  options: PdfSignOptions,
+): Promise<Omit<PdfSignResult, 'bytes'>> {
+  return withFiles(inPath, outPath, (src, sink) => signPdf(src, options, sink));
+}
+
+export async function withFiles<T>(
+  inPath: string,
+  outPath: string,
+  fn: (src: ByteSource, sink: ByteSink) => Promise<T>,
+): Promise<T> {
+  const src = openFileSource(inPath);
+  let fd: number | undefined;
+  try {
+    fd = openSync(outPath, 'w');
+    const out = fd;
+    const res = await fn(src, {
+      consumesChunk: true,
+      write(chunk) {
+        for (let done = 0; done < chunk.length;) done += writeSync(out, chunk, done, chunk.length - done);
+      },
+    });
+    closeSync(fd);
+    fd = undefined;
+    return res;
+  } catch (e) {
+    if (fd !== undefined) {
+      closeSync(fd);
+      unlinkSync(outPath);
+    }
+    throw e;
+  } finally {
+    src.close();
+  }
+}
+
+/** Streams the original bytes into the hash and the sink (or the result buffer), a chunk at a time. */
+export async function copyOriginal(
+  source: ByteSource,
+  hash: Hash | undefined,
+  output: ByteSink | undefined,
+  result: Uint8Array | undefined,
+): Promise<void> {
+  // A file copied into a file reuses one buffer, so memory stays flat whatever the size.
+  const reusable = output?.consumesChunk && 'readInto' in source ? (source as FileSource) : undefined;
+  const scratch = reusable ? new Uint8Array(CHUNK) : undefined;
+  for (let off = 0; off < source.size; off += CHUNK) {
+    const want = Math.min(CHUNK, source.size - off);
+    const chunk = reusable
+      ? scratch!.subarray(0, reusable.readInto(off, scratch!.subarray(0, want)))
+      : source.read(off, want);
+    if (chunk.length !== want) throw new PdfError('damaged', 'the file changed while it was being signed');
+    hash?.update(chunk);
+    if (output) await output.write(chunk);
+    else result?.set(chunk, off);
+  }
+}
+
+interface Plan {
+  sigRef: PdfRef;
+  fieldName: string;
+  /** Offsets inside the signature dictionary's body. */
+  byteRangeAt: number;
+  contentsAt: number;
+  hexLength: number;
+}
+
+function checkSignable(doc: PdfDocument, options: PdfSignOptions): void {
+  if (doc.encrypted) {
+    throw new PdfError(
+      'encrypted',
+      'this PDF is encrypted; OpenSeal does not sign encrypted files. Save an unencrypted copy and sign that',
+    );
+  }
+  const level = docMdpLevel(doc);
+  if (level === 1) {
+    throw new PdfError(
+      'certified',
+      'the document is certified with no changes allowed: the certifier forbade changes',
+    );
+  }
+  if (options.certify !== undefined) {
+    if (![1, 2, 3].includes(options.certify)) throw new PdfError('unsupported', 'certify must be 1, 2 or 3');
+    if (level !== undefined || signedFields(doc).length > 0) {
+      throw new PdfError('unsupported', 'a certification signature must be the first signature in the file');
+    }
+  }
+}
+
+function pdfDate(d: Date): string {
+  const p = (n: number, w = 2): string => String(n).padStart(w, '0');
+  return (
+    `D:${p(d.getUTCFullYear(), 4)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}` +
+    `${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}Z`
+  );
+}
+
+function planSignature(doc: PdfDocument, update: IncrementalUpdate, options: PdfSignOptions): Plan {
+  const pages = doc.pages();
+  if (pages.length === 0) throw new PdfError('damaged', 'the document has no pages');
+
+  const names = new Set(listFields(doc).map((f) => f.fullName));
+  let fieldName = options.fieldName;
+  if (fieldName !== undefined) {
+    if (!fieldName || fieldName.includes('.'))
+      throw new PdfError('unsupported', 'a field name cannot be empty or contain "."');
+    if (names.has(fieldName))
+      throw new PdfError('unsupported', `a field named "${fieldName}" already exists`);
+  } else {
+    for (let n = 1; ; n++) {
+      if (!names.has(`Signature${n}`)) {
+        fieldName = `Signature${n}`;
+        break;
+      }
+    }
+  }
+
+  // The signature dictionary, written by hand so the placeholders' positions are known.
+  const sigRef = update.allocate();
+  const contentsBytes = Math.max(1024, Math.floor(options.contentsBytes ?? DEFAULT_CONTENTS));
+  const hexLength = contentsBytes * 2;
+  const head = new PdfDict([
+    ['Type', new PdfName('Sig')],
+    ['Filter', new PdfName('Adobe.PPKLite')],
+    ['SubFilter', new PdfName(options.subFilter ?? 'ETSI.CAdES.detached')],
+  ]);
+  const tail = new PdfDict([['M', PdfString.fromLatin1(pdfDate(options.signingTime ?? new Date()))]]);
+  if (options.name) tail.set('Name', PdfString.fromText(options.name));
+  if (options.reason) tail.set('Reason', PdfString.fromText(options.reason));
+  if (options.location) tail.set('Location', PdfString.fromText(options.location));
+  if (options.contactInfo) tail.set('ContactInfo', PdfString.fromText(options.contactInfo));
+  if (options.certify) {
+    tail.set('Reference', [
+      new PdfDict([
+        ['Type', new PdfName('SigRef')],
+        ['TransformMethod', new PdfName('DocMDP')],
+        [
+          'TransformParams',
+          new PdfDict([
+            ['Type', new PdfName('TransformParams')],
+            ['P', options.certify],
+            ['V', new PdfName('1.2')],
+          ]),
+        ],
+      ]),
+    ]);
+  }
+  tail.set('Prop_Build', new PdfDict([['App', new PdfDict([['Name', new PdfName('OpenSeal')]])]]));
+  const headText = latin1Of(serializeObject(head)).slice(0, -2);
+  const tailText = latin1Of(serializeObject(tail)).slice(2);
+  const byteRangeKey = '/ByteRange ';
+  const byteRangeAt = headText.length + byteRangeKey.length;
+  const contentsKey = ' /Contents ';
+  const contentsAt = byteRangeAt + BYTE_RANGE_WIDTH + contentsKey.length;
+  const sigBody =
+    headText +
+    byteRangeKey +
+    `[0 0 0 0]`.padEnd(BYTE_RANGE_WIDTH, ' ') +
+    contentsKey +
+    '<' +
+    '0'.repeat(hexLength) +
+    '>' +
+    tailText;
+  update.setRaw(sigRef, latin1Bytes(sigBody));
+
+  // The field, merged with its widget.
+  const widgets: Array<{ ref: PdfRef; page: PdfPage }> = [];
+  const widgetRef = update.allocate();
+  const widget = new PdfDict([
+    ['Type', new PdfName('Annot')],
+    ['Subtype', new PdfName('Widget')],
+    ['FT', new PdfName('Sig')],
+    ['T', PdfString.fromText(fieldName!)],
+    ['V', sigRef],
+    ['F', 132],
+  ]);
+  const app = options.appearance;
+  let sigPage: PdfPage;
+  if (app) {
+    sigPage = pageAt(pages, app.page);
+    const frame = pageFrame(sigPage);
+    const w = app.width * PT_PER_MM;
+    const h = app.height * PT_PER_MM;
+    checkSize(app.width, app.height);
+    const img = addImage(update, decodePng(app.png));
+    widget.set('Rect', userRect(frame, app.x * PT_PER_MM, app.y * PT_PER_MM, w, h).map(round));
+    widget.set('AP', new PdfDict([['N', addImageForm(update, img, w, h, frame.rotate)]]));
+  } else {
+    sigPage = options.ridingSeam?.pages?.[0] ? pageAt(pages, options.ridingSeam.pages[0]) : pages[0]!;
+    widget.set('Rect', [0, 0, 0, 0]);
+    widget.set('AP', new PdfDict([['N', addEmptyForm(update)]]));
+  }
+  widget.set('P', sigPage.ref);
+  update.set(widgetRef, widget);
+  widgets.push({ ref: widgetRef, page: sigPage });
+
+  // Riding seam: one signature, and on each page a locked stamp annotation showing that page's strip
+  // of the seal. The stamps sit in the signed revision, so changing them later breaks the signature's
+  // "no changes" check; validators still see exactly one signature.
+  if (options.ridingSeam) {
+    const seam = options.ridingSeam;
+    checkSize(seam.width, seam.height);
+    const seamPages = (seam.pages ?? pages.map((_, i) => i + 1)).map((n) => pageAt(pages, n));
+    const img = addImage(update, decodePng(seam.png));
+    const n = seamPages.length;
+    const fullW = seam.width * PT_PER_MM;
+    const h = seam.height * PT_PER_MM;
+    const stripW = fullW / n;
+    seamPages.forEach((page, i) => {
+      const frame = pageFrame(page);
+      const [dw] = displaySize(frame);
+      const strip = seam.edge === 'left' ? n - 1 - i : i;
+      const cu = seam.edge === 'left' ? stripW / 2 : dw - stripW / 2;
+      const form = addImageForm(update, img, stripW, h, frame.rotate, fullW, strip * stripW);
+      const stamp = new PdfDict([
+        ['Type', new PdfName('Annot')],
+        ['Subtype', new PdfName('Stamp')],
+        ['Name', new PdfName('OpenSealRidingSeam')],
+        ['Rect', userRect(frame, cu, seam.y * PT_PER_MM, stripW, h).map(round)],
+        ['F', 4 | 128 | 512],
+        ['P', page.ref],
+        ['NM', PdfString.fromText(`${fieldName}-seam-${i + 1}`)],
+        ['AP', new PdfDict([['N', form]])],
+      ]);
+      const ref = update.allocate();
+      update.set(ref, stamp);
+      widgets.push({ ref, page });
+    });
+  }
+
+  for (const [pageRef, refs] of groupByPage(widgets)) addAnnots(doc, update, pageRef, refs);
+  addField(doc, update, widgetRef, options.certify ? sigRef : undefined);
+  return { sigRef, fieldName: fieldName!, byteRangeAt, contentsAt, hexLength };
+}
+
+function checkSize(w: number, h: number): void {
+  if (!(w > 0 && h > 0 && Number.isFinite(w) && Number.isFinite(h))) {
+    throw new PdfError('unsupported', 'the seal width and height must be positive numbers of millimetres');
+  }
+}
+
+function pageAt(pages: PdfPage[], n: number): PdfPage {
+  const p = Number.isInteger(n) ? pages[n - 1] : undefined;
+  if (!p)
+    throw new PdfError('page-out-of-range', `page ${n} does not exist (the document has ${pages.length})`);
+  return p;
+}
+
+function groupByPage(items: Array<{ ref: PdfRef; page: PdfPage }>): Map<PdfRef, PdfRef[]> {
+  const byKey = new Map<string, { page: PdfRef; refs: PdfRef[] }>();
+  for (const it of items) {
+    const k = it.page.ref.key();
+    const g = byKey.get(k) ?? { page: it.page.ref, refs: [] };
+    g.refs.push(it.ref);
+    byKey.set(k, g);
+  }
+  return new Map([...byKey.values()].map((g) => [g.page, g.refs]));
+}
+
+/** Adds annotations to a page: through the indirect /Annots array when there is one, else via the page. */
+function addAnnots(doc: PdfDocument, update: IncrementalUpdate, pageRef: PdfRef, refs: PdfRef[]): void {
+  const page = (update.pending(pageRef) as PdfDict | undefined) ?? doc.resolveDict(pageRef);
+  if (!page) throw new PdfError('damaged', 'a page object is missing');
+  const annots = page.get('Annots');
+  if (annots instanceof PdfRef) {
+    const arr = update.pending(annots) ?? doc.resolve(annots);
+    if (Array.isArray(arr)) {
+      update.set(annots, [...arr, ...refs]);
+      return;
+    }
+  }
+  const copy = page.clone();
+  const current = doc.resolve(annots);
+  copy.set('Annots', [...(Array.isArray(current) ? current : []), ...refs]);
+  update.set(pageRef, copy);
+}
+
+/** Adds the field to /AcroForm /Fields (creating the form when absent) and sets /SigFlags 3. */
+function addField(doc: PdfDocument, update: IncrementalUpdate, field: PdfRef, certifiedBy?: PdfRef): void {
+  const rootRef = doc.trailer().get('Root');
+  if (!(rootRef instanceof PdfRef)) throw new PdfError('damaged', 'the trailer /Root is not a reference');
+  let catalog: PdfDict | undefined;
+  const editCatalog = (): PdfDict => (catalog ??= doc.catalog().clone());
+
+  const acroObj = doc.catalog().get('AcroForm');
+  const acroRef = acroObj instanceof PdfRef ? acroObj : undefined;
+  const acro = doc.resolveDict(acroObj)?.clone() ?? new PdfDict();
+  const fields = acro.get('Fields');
+  const fieldsArr = doc.resolve(fields);
+  if (fields instanceof PdfRef && Array.isArray(fieldsArr)) {
+    update.set(fields, [...fieldsArr, field]);
+  } else {
+    acro.set('Fields', [...(Array.isArray(fieldsArr) ? fieldsArr : []), field]);
+  }
+  acro.set('SigFlags', 3);
+  if (acroRef && doc.resolveDict(acroRef)) update.set(acroRef, acro);
+  else {
+    const ref = update.allocate();
+    update.set(ref, acro);
+    editCatalog().set('AcroForm', ref);
+  }
+
+  if (certifiedBy) {
+    const perms = doc.resolveDict(doc.catalog().get('Perms'))?.clone() ?? new PdfDict();
+    perms.set('DocMDP', certifiedBy);
+    editCatalog().set('Perms', perms);
+  }
+  if (catalog) update.set(rootRef, catalog);
+}
+
+function latin1Of(b: Uint8Array): string {
+  let s = '';
+  for (const c of b) s += String.fromCharCode(c);
+  return s;
+}
