@@ -1,3 +1,5 @@
+import type { EvidenceTables } from './schema-evidence';
+import type { PkiTables } from './schema-pki';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -118,7 +120,7 @@ export interface AuditLogsTable {
   detail: Json;
 }
 
-export interface Database {
+export interface Database extends PkiTables, EvidenceTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
   members: MembersTable;
@@ -139,3 +141,6 @@ export type Member = Selectable<MembersTable>;
 export type Session = Selectable<SessionsTable>;
 export type SmsFlow = Selectable<SmsFlowsTable>;
 export type ConfigValue = Selectable<ConfigValuesTable>;
+
+export type * from './schema-pki';
+export type * from './schema-evidence';

@@ -1,0 +1,108 @@
+import type { EvidenceEntry } from './entry';
+import type { NodeRef } from './merkle';
+import type { SignedTreeHead } from './tree-head';
+
+export interface StoredLeaf {
+  index: number;
+  leafHash: Uint8Array;
+  /** The exact leaf bytes that were hashed (canonical JSON, see `encodeEntry`). */
+  entryBytes: Uint8Array;
+  kind: string;
+  subject: string;
+  createdAt?: string;
+}
+
+export interface NewLeaf {
+  index: number;
+  leafHash: Uint8Array;
+  entryBytes: Uint8Array;
+  entry: EvidenceEntry;
+}
+
+/**
+ * Where a log keeps its leaves, the hashes of its complete subtrees and its signed tree heads. Level-0
+ * nodes are the leaf hashes; level l ≥ 1 nodes are the roots of complete, aligned 2^l-leaf subtrees, written
+ * once when their last leaf arrives and never changed.
+ */
+export interface LogStore {
+  /** Number of leaves committed. */
+  size(): Promise<number>;
+  /**
+   * The index the next leaf gets, held exclusively for the caller until its leaf is stored (and, in a
+   * database, until the caller's transaction ends): appends from several processes must not share an index.
+   */
+  reserveIndex(): Promise<number>;
+  /** Stores the leaf at the reserved index and makes the size index + 1. */
+  putLeaf(leaf: NewLeaf): Promise<void>;
+  putNodes(nodes: ReadonlyArray<NodeRef & { hash: Uint8Array }>): Promise<void>;
+  /** Hashes of the given nodes, in the same order; throws when one is missing. */
+  getNodes(refs: readonly NodeRef[]): Promise<Uint8Array[]>;
+  getLeaf(index: number): Promise<StoredLeaf | null>;
+  /** Stores a signed tree head; false when one of that size exists already (it is kept, not replaced). */
+  putTreeHead(sth: SignedTreeHead): Promise<boolean>;
+  latestTreeHead(): Promise<SignedTreeHead | null>;
+  treeHead(treeSize: number): Promise<SignedTreeHead | null>;
+}
+
+/** A log in memory: tests, tools, and a model of what a database store must do. */
+export function createMemoryLogStore(): LogStore & { readonly leaves: readonly StoredLeaf[] } {
+  const leaves: StoredLeaf[] = [];
+  const nodes = new Map<string, Uint8Array>();
+  const heads = new Map<number, SignedTreeHead>();
+  let reserved: number | null = null;
+  const key = (r: NodeRef) => `${r.level}:${r.index}`;
+  return {
+    leaves,
+    async size() {
+      return leaves.length;
+    },
+    async reserveIndex() {
+      // `append` runs one at a time per store object, which is all the exclusion memory needs.
+      reserved = leaves.length;
+      return reserved;
+    },
+    async putLeaf(leaf) {
+      if (leaf.index !== reserved || leaf.index !== leaves.length)
+        throw new Error('leaf index was not reserved');
+      leaves.push({
+        index: leaf.index,
+        leafHash: leaf.leafHash,
+        entryBytes: leaf.entryBytes,
+        kind: leaf.entry.kind,
+        subject: leaf.entry.subject,
+        createdAt: new Date().toISOString(),
+      });
+      reserved = null;
+    },
+    async putNodes(list) {
+      for (const n of list) {
+        if (nodes.has(key(n))) throw new Error(`node ${key(n)} exists already`);
+        nodes.set(key(n), n.hash);
+      }
+    },
+    async getNodes(refs) {
+      return refs.map((r) => {
+        const h = r.level === 0 ? leaves[r.index]?.leafHash : nodes.get(key(r));
+        if (!h) throw new Error(`missing node ${key(r)}`);
+        return h;
+      });
+    },
+    async getLeaf(index) {
+      return leaves[index] ?? null;
+    },
+    async putTreeHead(sth) {
+      if (heads.has(sth.treeSize)) return false;
+      heads.set(sth.treeSize, { ...sth });
+      return true;
+    },
+    async latestTreeHead() {
+      let best: SignedTreeHead | null = null;
+      for (const h of heads.values()) if (!best || h.treeSize > best.treeSize) best = h;
+      return best ? { ...best } : null;
+    },
+    async treeHead(treeSize) {
+      const h = heads.get(treeSize);
+      return h ? { ...h } : null;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { toHex } from './bytes';
+import { checkProofBundle } from './bundle';
+import { hashEntry, type EvidenceEntry } from './entry';
+import { append, buildProofBundle, proveConsistency, proveInclusion, publishTreeHead, root } from './log';
+import { createMemoryLogStore, type LogStore } from './log-store';
+import { consistencyProof, inclusionProof, merkleRoot, verifyConsistency, verifyInclusion } from './merkle';
+import { createKeySigner, verifyTreeHead } from './tree-head';
+
+const entry = (i: number): EvidenceEntry => ({
+  kind: i % 3 === 0 ? 'sign' : 'seal.state',
+  subject: `flow-${i % 5}`,
+  actor: `p_${i}`,
+  at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(),
+  hashes: { file: toHex(new Uint8Array(32).fill(i % 256)) },
+});
+
+/** Counts the nodes a store is asked for, to show proofs do not read the whole log. */
+function counting(store: LogStore) {
+  const stats = { reads: 0 };
+  const wrapped: LogStore = {
+    ...store,
+    getNodes: async (refs) => {
+      stats.reads += refs.length;
+      return store.getNodes(refs);
+    },
+  };
+  return { store: wrapped, stats };
+}
+
+describe('the log over a store', () => {
+  it('appends concurrently without gaps or repeats, and matches the reference tree at every size', async () => {
+    const store = createMemoryLogStore();
+    const results = await Promise.all(Array.from({ length: 130 }, (_, i) => append(store, entry(i))));
+    expect(results.map((r) => r.index).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 130 }, (_, i) => i),
+    );
+    const hashes = store.leaves.map((l) => l.leafHash);
+    results.forEach((r, i) => expect(toHex(r.leafHash)).toBe(toHex(hashEntry(entry(i)))));
+    const naive = (s: number, e: number) => merkleRoot(hashes.slice(s, e));
+    for (let n = 0; n <= 130; n++) {
+      expect(toHex(await root(store, n)), `root ${n}`).toBe(toHex(merkleRoot(hashes.slice(0, n))));
+    }
+    for (const n of [1, 2, 7, 64, 65, 100, 130]) {
+      for (let i = 0; i < n; i += 3) {
+        const proof = await proveInclusion(store, i, n);
+        expect(proof.map(toHex)).toEqual((await inclusionProof(i, n, naive)).map(toHex));
+        expect(verifyInclusion(hashes[i]!, i, n, proof, await root(store, n))).toBe(true);
+      }
+      for (let m = 0; m <= n; m += 5) {
+        const proof = await proveConsistency(store, m, n);
+        expect(proof.map(toHex)).toEqual((await consistencyProof(m, n, naive)).map(toHex));
+        expect(verifyConsistency(m, n, await root(store, m), await root(store, n), proof)).toBe(true);
+      }
+    }
+    await expect(root(store, 131)).rejects.toThrow(/130 leaves/);
+  });
+
+  it('reads O(log n) nodes per append, root and proof, not the whole log', async () => {
+    const base = createMemoryLogStore();
+    const { store, stats } = counting(base);
+    const n = 5000;
+    let maxAppendReads = 0;
+    for (let i = 0; i < n; i++) {
+      const before = stats.reads;
+      await append(store, entry(i));
+      maxAppendReads = Math.max(maxAppendReads, stats.reads - before);
+    }
+    const log2 = Math.ceil(Math.log2(n));
+    expect(maxAppendReads).toBeLessThanOrEqual(log2);
+    stats.reads = 0;
+    await root(store, n - 1);
+    expect(stats.reads).toBeLessThanOrEqual(log2);
+    for (const i of [0, 1234, n - 2]) {
+      stats.reads = 0;
+      await proveInclusion(store, i, n - 1);
+      expect(stats.reads).toBeLessThanOrEqual(2 * log2);
+    }
+    stats.reads = 0;
+    await proveConsistency(store, 1237, n - 1);
+    expect(stats.reads).toBeLessThanOrEqual(2 * log2);
+  });
+
+  it('publishes one signed tree head per size and builds bundles that check', async () => {
+    const signer = createKeySigner(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+    const store = createMemoryLogStore();
+    const empty = await publishTreeHead(store, signer, 1000);
+    expect(empty.treeSize).toBe(0);
+    for (let i = 0; i < 10; i++) await append(store, entry(i));
+    const first = await publishTreeHead(store, signer, 900);
+    expect(first.treeSize).toBe(10);
+    expect(first.timestamp).toBe(1001);
+    expect(verifyTreeHead(first, signer.publicKeySpki)).toBe(true);
+    expect(await publishTreeHead(store, signer, 5000)).toEqual(first);
+    const bundle = await buildProofBundle(store, 7, first, signer.publicKeySpki);
+    expect(bundle.entry).toEqual(entry(7));
+    const report = checkProofBundle(bundle);
+    expect(report.ok, JSON.stringify(report)).toBe(true);
+    await expect(buildProofBundle(store, 10, first, signer.publicKeySpki)).rejects.toThrow(/not in the tree/);
+  });
+});
