@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { accountInfo } from './benches/account-info';
 import { livez } from './benches/livez';
+import { runTrustCore } from './benches/trust-core';
 import type { Bench, BenchContext, LoadOptions } from './lib/bench';
 import { runLoad, type LoadResult } from './lib/load';
 import { emit, note, round } from './lib/report';
@@ -15,6 +16,8 @@ import { findPostgres, startServer, type BenchDb } from './lib/server';
 
 /** Benches in run order, after the livez baseline. Later benches (signing, verification, seal images) go here. */
 const BENCHES: Bench[] = [accountInfo];
+/** Signing and verification without a server (benches/trust-core.ts). */
+const TRUST_CORE = 'trust-core';
 
 const { values: args } = parseArgs({
   options: {
@@ -23,6 +26,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     db: { type: 'string', default: 'pglite,postgres' },
     only: { type: 'string' },
+    sizes: { type: 'string', default: '1,20,200' },
+    repeat: { type: 'string', default: '3' },
   },
 });
 
@@ -111,8 +116,11 @@ async function runOn(db: BenchDb, databaseUrl: string | undefined, benches: Benc
 async function main(): Promise<number> {
   const only = args.only?.split(',').map((s) => s.trim());
   const benches = only ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
-  if (only && benches.length !== only.filter((n) => n !== 'livez').length) {
-    throw new Error(`unknown bench in --only; known: ${BENCHES.map((b) => b.name).join(', ')}`);
+  const trustCore = !only || only.includes(TRUST_CORE);
+  if (only && benches.length !== only.filter((n) => n !== 'livez' && n !== TRUST_CORE).length) {
+    throw new Error(
+      `unknown bench in --only; known: ${[...BENCHES.map((b) => b.name), TRUST_CORE].join(', ')}`,
+    );
   }
   const dbs = args.db.split(',').map((s) => s.trim()) as BenchDb[];
   note(
@@ -121,6 +129,15 @@ async function main(): Promise<number> {
   );
 
   let ok = true;
+  if (trustCore) {
+    const sizes = args.sizes.split(',').map((v) => bounded('sizes', v, 0.1, 1000));
+    ok = await runTrustCore({
+      sizes,
+      repeat: bounded('repeat', args.repeat, 1, 10),
+      seconds: options.durationS,
+    });
+    if (only && benches.length === 0) return ok ? 0 : 1;
+  }
   for (const db of dbs) {
     if (db === 'pglite') {
       ok = (await runOn('pglite', undefined, benches)) && ok;

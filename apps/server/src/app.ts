@@ -32,7 +32,22 @@ import {
 import { createOrganizesService } from './modules/organizes/organizes.service';
 import organizesRoutes from './modules/organizes/organizes.routes';
 import { createSessionService } from './modules/session/session.service';
+import pkiRoutes from './modules/pki/pki.routes';
+import { keyIdOf } from '@openseal/evidence';
+import { createEvidenceService } from './modules/evidence/evidence.service';
+import evidenceRoutes from './modules/evidence/evidence.routes';
+import { startPki } from './modules/pki/start-pki';
+import type { PkiService } from './modules/pki/pki.service';
+import type { EvidenceService } from './modules/evidence/evidence.service';
 import { seed } from './seed/demo';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The platform authorities (tests and later modules reach certificates through it). */
+    pki: PkiService;
+    evidence: EvidenceService;
+  }
+}
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -120,6 +135,23 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     db: app.db,
     readDataUrl: (key) => files.readDataUrl(app.db, key),
   });
+  const pki = await startPki(app.db, config, app.log);
+  app.addHook('onClose', async () => pki.close());
+  app.decorate('pki', pki);
+  const logKey = pki.evidenceKey();
+  const evidence = createEvidenceService({
+    db: app.db,
+    log: app.log,
+    signer: {
+      keyId: keyIdOf(logKey.publicKeySpki),
+      publicKeySpki: logKey.publicKeySpki,
+      sign: (d) => logKey.sign(d),
+    },
+    intervalMs: config.evidenceSthIntervalSeconds * 1000,
+  });
+  evidence.start();
+  app.addHook('onClose', async () => evidence.stop());
+  app.decorate('evidence', evidence);
   const organizes = createOrganizesService();
   const accounts = createAccountsService({ sessions, msgs, organizes, config: configService });
   app.addHook('onClose', async () => provider.close());
@@ -177,6 +209,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     smsSandbox: provider.isSandbox,
   });
   await app.register(filesRoutes, routeOpts);
+  await app.register(pkiRoutes, { pki });
+  await app.register(evidenceRoutes, { evidence });
   if (provider.isSandbox) await app.register(devRoutes, { msgs });
 
   app.get(

@@ -48,6 +48,18 @@ const envSchema = z.object({
     .default('openseal:'),
   FILE_SIZE_LIMIT_MB: int(20, 1),
   TRUST_PROXY: bool(false),
+  PUBLIC_URL: z.string().url().optional(),
+  PKI_KEK: z
+    .string()
+    .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, 'PKI_KEK must be 32 bytes, hex or base64')
+    .optional(),
+  PKI_KEY_STORE: z.enum(['software', 'pkcs11']).default('software'),
+  PKI_ALGORITHM: z.enum(['EC-P256', 'RSA-2048']).default('EC-P256'),
+  PKCS11_MODULE: z.string().optional(),
+  PKCS11_TOKEN_LABEL: z.string().optional(),
+  PKCS11_PIN: z.string().optional(),
+  TRUST_LIST: z.string().optional(),
+  EVIDENCE_STH_INTERVAL_SECONDS: int(60, 1),
 });
 
 export type AppConfig = {
@@ -74,6 +86,17 @@ export type AppConfig = {
   redisPrefix: string;
   fileSizeLimitMb: number;
   trustProxy: boolean;
+  /** Where the outside world reaches this platform; certificates name its /pki addresses. */
+  publicUrl: string;
+  pki: {
+    kek: string | undefined;
+    keyStore: 'software' | 'pkcs11';
+    algorithm: 'EC-P256' | 'RSA-2048';
+    pkcs11: { module: string | undefined; tokenLabel: string | undefined; pin: string | undefined };
+    /** A PEM file of extra trust anchors for the verifier. */
+    trustList: string | undefined;
+  };
+  evidenceSthIntervalSeconds: number;
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -111,5 +134,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisPrefix: e.REDIS_PREFIX,
     fileSizeLimitMb: e.FILE_SIZE_LIMIT_MB,
     trustProxy: e.TRUST_PROXY,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    pki: {
+      kek: e.PKI_KEK,
+      keyStore: e.PKI_KEY_STORE,
+      algorithm: e.PKI_ALGORITHM,
+      pkcs11: { module: e.PKCS11_MODULE, tokenLabel: e.PKCS11_TOKEN_LABEL, pin: e.PKCS11_PIN },
+      trustList: e.TRUST_LIST ? resolve(e.TRUST_LIST) : undefined,
+    },
+    evidenceSthIntervalSeconds: e.EVIDENCE_STH_INTERVAL_SECONDS,
   };
 }

@@ -1,9 +1,10 @@
 /**
- * `openseal` command line: start, migrate, seed, version. Signing, verification and evidence commands
- * arrive with the trust core. Exit codes: 0 done, 1 failed, 2 unusable input.
+ * `openseal` command line: start, migrate, seed, sign, verify, evidence verify, version.
+ * Exit codes: 0 done, 1 failed (or, for verify, not valid), 2 unusable input.
  */
 import { migrateToLatest, openDatabase } from '@openseal/db';
 import { join } from 'node:path';
+import { processIo } from './io';
 
 const HELP = `openseal <command>
 
@@ -11,6 +12,10 @@ Commands:
   start            serve web + API (same settings as npm start; see README)
   migrate          apply database migrations and exit
   seed             first-start configuration and demo data, then exit
+  sign FILE -o OUT sign a PDF with a seal certificate of the local data directory (sign --help)
+  verify FILE      check every signature of a PDF; --json for a machine-readable report (verify --help)
+  evidence verify PROOF.json
+                   check an evidence-log proof bundle offline against its signed tree head
   version          print the version
   help             this text
 
@@ -50,6 +55,18 @@ export async function main(argv: string[]): Promise<number> {
       await app.close();
       process.stdout.write('seeded\n');
       return 0;
+    }
+    case 'sign': {
+      const { signCommand } = await import('./sign-command');
+      return signCommand(argv.slice(1), processIo);
+    }
+    case 'verify': {
+      const { verifyCommand } = await import('./verify-command');
+      return verifyCommand(argv.slice(1), processIo);
+    }
+    case 'evidence': {
+      const { evidenceCommand } = await import('./evidence-command');
+      return evidenceCommand(argv.slice(1), processIo);
     }
     case 'version': {
       const { VERSION } = await import('../../../apps/server/src/app');

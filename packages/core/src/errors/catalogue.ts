@@ -4,7 +4,8 @@
  *
  * Codes the spec names keep the spec's numbers and meanings; the rest are OpenSeal's own, grouped by domain
  * (1xxx request and platform, 2xxx accounts and messages, 3xxx organisations, 4xxx real name, 5xxx files,
- * 6xxx seals, 7xxx UKeys, 8xxx payment, 9xxx component service and renewal, 11xxx permissions).
+ * 6xxx seals, 7xxx UKeys, 8xxx payment, 9xxx component service and renewal, 11xxx permissions,
+ * 12xxx certificates and PDF signatures).
  */
 
 /** How the client reacts to a code (spec section 8). */
@@ -733,6 +734,72 @@ const entries = [
     handling: 'toastFail',
     zh: '证书已失效，无法续期',
     en: 'The certificate is invalid and cannot be renewed',
+  },
+
+  // 12xxx trust core: certificates, PDF signing and verification
+  {
+    code: 12001,
+    http: 400,
+    key: 'pdf.unreadable',
+    handling: 'toastFail',
+    zh: '无法读取该 PDF 文件：{{reason}}',
+    en: 'This PDF cannot be read: {{reason}}',
+  },
+  {
+    code: 12002,
+    http: 400,
+    key: 'pdf.encrypted',
+    handling: 'toastFail',
+    zh: '该 PDF 已加密，请先解除加密再签署',
+    en: 'This PDF is encrypted; remove the encryption before signing',
+  },
+  {
+    code: 12003,
+    http: 409,
+    key: 'pdf.certifiedNoChanges',
+    handling: 'toastFail',
+    zh: '该文件已被认证签名锁定，不允许再签署',
+    en: 'A certification signature locks this file against further signing',
+  },
+  {
+    code: 12004,
+    http: 400,
+    key: 'pdf.tooComplex',
+    handling: 'toastFail',
+    zh: '该 PDF 结构过于复杂或过大，无法处理',
+    en: 'This PDF is too complex or too large to process',
+  },
+  {
+    code: 12005,
+    http: 404,
+    key: 'cert.notFound',
+    handling: 'toastFail',
+    zh: '证书不存在',
+    en: 'Certificate not found',
+  },
+  {
+    code: 12006,
+    http: 409,
+    key: 'cert.notUsable',
+    handling: 'toastFail',
+    zh: '证书已吊销、冻结或过期，不能用于签署',
+    en: 'The certificate is revoked, on hold or expired and cannot sign',
+  },
+  {
+    code: 12007,
+    http: 409,
+    key: 'cert.statusChange',
+    handling: 'toastFail',
+    zh: '证书当前状态不允许该操作',
+    en: 'The certificate is not in a state that allows this',
+  },
+  {
+    code: 12008,
+    http: 400,
+    key: 'pdf.pageOutOfRange',
+    handling: 'toastFail',
+    zh: '页码超出文件范围',
+    en: 'The page number is outside the document',
   },
 
   // 11xxx permissions

@@ -1,0 +1,44 @@
+/**
+ * The platform's data directory opened without the HTTP server, for command-line work (sign, verify).
+ * PGlite allows one process per directory: when a server holds it, say so rather than wait.
+ */
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '@openseal/db';
+import { join } from 'node:path';
+import { loadConfig, type AppConfig } from './config';
+import { startPki } from './modules/pki/start-pki';
+import type { PkiService } from './modules/pki/pki.service';
+
+export interface LocalPlatform {
+  config: AppConfig;
+  database: DatabaseHandle;
+  pki: PkiService;
+  close(): Promise<void>;
+}
+
+export async function openLocalPlatform(
+  env: Record<string, string | undefined> = process.env,
+): Promise<LocalPlatform> {
+  const config = loadConfig(env);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
+    schema: config.dbSchema,
+  });
+  try {
+    await migrateToLatest(database.db, database.schema);
+    const quiet = { info: () => {}, warn: (m: string) => process.stderr.write(`warning: ${m}\n`) };
+    const pki = await startPki(database.db, config, quiet);
+    return {
+      config,
+      database,
+      pki,
+      close: async () => {
+        await pki.close();
+        await database.close();
+      },
+    };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}

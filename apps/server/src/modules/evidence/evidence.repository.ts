@@ -1,0 +1,191 @@
+import type { Db } from '@openseal/db';
+import {
+  append,
+  fromBase64,
+  fromHex,
+  toBase64,
+  toHex,
+  type AppendResult,
+  type EvidenceEntry,
+  type LogStore,
+  type NodeRef,
+  type SignedTreeHead,
+  type StoredLeaf,
+} from '@openseal/evidence';
+
+const buf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+/** pg gives bytea as Buffer, PGlite as Uint8Array: one type out. */
+const bytes = (v: Uint8Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+
+function toTreeHead(row: {
+  tree_size: number;
+  root_hash: Uint8Array;
+  timestamp_ms: number;
+  key_id: string;
+  signature: Uint8Array;
+}): SignedTreeHead {
+  return {
+    treeSize: Number(row.tree_size),
+    rootHash: toHex(bytes(row.root_hash)),
+    timestamp: Number(row.timestamp_ms),
+    keyId: row.key_id,
+    signature: toBase64(bytes(row.signature)),
+  };
+}
+
+/**
+ * The evidence log's tables as a LogStore. `reserveIndex` locks the counter row `for update`, so on
+ * PostgreSQL concurrent appends from any number of instances queue on that row until the appending
+ * transaction ends (PGlite is one connection and queues whole transactions anyway). Use it for appends
+ * only inside a transaction at READ COMMITTED, PostgreSQL's default.
+ */
+export function createDbLogStore(db: Db): LogStore {
+  return {
+    async size() {
+      const row = await db
+        .selectFrom('evidence_state')
+        .select('tree_size')
+        .where('id', '=', 1)
+        .executeTakeFirstOrThrow();
+      return Number(row.tree_size);
+    },
+    async reserveIndex() {
+      const row = await db
+        .selectFrom('evidence_state')
+        .select('tree_size')
+        .where('id', '=', 1)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      return Number(row.tree_size);
+    },
+    async putLeaf(leaf) {
+      await db
+        .insertInto('evidence_leaves')
+        .values({
+          idx: leaf.index,
+          leaf_hash: buf(leaf.leafHash),
+          entry: buf(leaf.entryBytes),
+          kind: leaf.entry.kind,
+          subject: leaf.entry.subject,
+        })
+        .execute();
+      const updated = await db
+        .updateTable('evidence_state')
+        .set({ tree_size: leaf.index + 1 })
+        .where('id', '=', 1)
+        .where('tree_size', '=', leaf.index)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1)
+        throw new Error(`evidence leaf ${leaf.index} was not reserved`);
+    },
+    async putNodes(nodes) {
+      if (nodes.length === 0) return;
+      await db
+        .insertInto('evidence_nodes')
+        .values(nodes.map((n) => ({ level: n.level, idx: n.index, hash: buf(n.hash) })))
+        .execute();
+    },
+    async getNodes(refs: readonly NodeRef[]) {
+      const leafIdx = [...new Set(refs.filter((r) => r.level === 0).map((r) => r.index))];
+      const inner = refs.filter((r) => r.level > 0);
+      const found = new Map<string, Uint8Array>();
+      if (leafIdx.length) {
+        const rows = await db
+          .selectFrom('evidence_leaves')
+          .select(['idx', 'leaf_hash'])
+          .where('idx', 'in', leafIdx)
+          .execute();
+        for (const r of rows) found.set(`0:${Number(r.idx)}`, bytes(r.leaf_hash));
+      }
+      if (inner.length) {
+        const rows = await db
+          .selectFrom('evidence_nodes')
+          .select(['level', 'idx', 'hash'])
+          .where((eb) =>
+            eb.or(inner.map((r) => eb.and([eb('level', '=', r.level), eb('idx', '=', r.index)]))),
+          )
+          .execute();
+        for (const r of rows) found.set(`${r.level}:${Number(r.idx)}`, bytes(r.hash));
+      }
+      return refs.map((r) => {
+        const h = found.get(`${r.level}:${r.index}`);
+        if (!h) throw new Error(`evidence node ${r.level}:${r.index} is missing`);
+        return h;
+      });
+    },
+    async getLeaf(index): Promise<StoredLeaf | null> {
+      const row = await db
+        .selectFrom('evidence_leaves')
+        .select(['idx', 'leaf_hash', 'entry', 'kind', 'subject', 'created_at'])
+        .where('idx', '=', index)
+        .executeTakeFirst();
+      if (!row) return null;
+      return {
+        index: Number(row.idx),
+        leafHash: bytes(row.leaf_hash),
+        entryBytes: bytes(row.entry),
+        kind: row.kind,
+        subject: row.subject,
+        createdAt: new Date(row.created_at).toISOString(),
+      };
+    },
+    async putTreeHead(sth) {
+      const inserted = await db
+        .insertInto('evidence_tree_heads')
+        .values({
+          tree_size: sth.treeSize,
+          root_hash: buf(fromHex(sth.rootHash)),
+          timestamp_ms: sth.timestamp,
+          key_id: sth.keyId,
+          signature: buf(fromBase64(sth.signature)),
+        })
+        .onConflict((oc) => oc.column('tree_size').doNothing())
+        .executeTakeFirst();
+      return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+    async latestTreeHead() {
+      const row = await db
+        .selectFrom('evidence_tree_heads')
+        .select(['tree_size', 'root_hash', 'timestamp_ms', 'key_id', 'signature'])
+        .orderBy('tree_size', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? toTreeHead(row) : null;
+    },
+    async treeHead(treeSize) {
+      const row = await db
+        .selectFrom('evidence_tree_heads')
+        .select(['tree_size', 'root_hash', 'timestamp_ms', 'key_id', 'signature'])
+        .where('tree_size', '=', treeSize)
+        .executeTakeFirst();
+      return row ? toTreeHead(row) : null;
+    },
+  };
+}
+
+/**
+ * Appends one entry to the evidence log. Call it with the transaction that makes the change it records,
+ * late in that transaction: the counter row stays locked until it commits, so it is the one point where
+ * all appends queue. Given a plain connection, it opens a transaction of its own.
+ */
+export async function appendEvidence(trx: Db, entry: EvidenceEntry): Promise<AppendResult> {
+  if (!trx.isTransaction) return trx.transaction().execute((t) => append(createDbLogStore(t), entry));
+  return append(createDbLogStore(trx), entry);
+}
+
+/** Leaves about one subject (a seal code, a flow id), oldest first. */
+export async function findEvidenceBySubject(db: Db, subject: string, limit = 200) {
+  const rows = await db
+    .selectFrom('evidence_leaves')
+    .select(['idx', 'kind', 'leaf_hash', 'created_at'])
+    .where('subject', '=', subject)
+    .orderBy('idx', 'asc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    index: Number(r.idx),
+    kind: r.kind,
+    leafHash: toHex(bytes(r.leaf_hash)),
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
+}

@@ -1,0 +1,143 @@
+/**
+ * `openseal sign FILE -o OUT [--seal CODE] [--page N --x MM --y MM] [--size MM] [--level B-T|B-LT]`
+ * Signs with a seal certificate of the local data directory. Exit 0 signed, 1 failed, 2 unusable input.
+ */
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { Io } from './io';
+
+export const SIGN_HELP = `openseal sign FILE -o OUT [options]
+
+  -o, --output OUT      where to write the signed PDF (required; never the input itself)
+  --seal CODE           seal code whose certificate signs (default: the demo organisation's contract seal)
+  --page N              page for the visible seal (default: the last page)
+  --x MM, --y MM        seal centre, in mm from the page's left and top edges (default: 35 mm from the
+                        right edge, 45 mm from the bottom)
+  --size MM             seal diameter in mm (default 42)
+  --invisible           no visible seal
+  --level B-T|B-LT      PAdES level (default B-T: signature with a trusted timestamp; B-LT adds
+                        certificates, OCSP and CRLs in a DSS)
+  --reason TEXT         reason recorded in the signature`;
+
+export async function signCommand(argv: string[], io: Io): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        output: { type: 'string', short: 'o' },
+        seal: { type: 'string' },
+        page: { type: 'string' },
+        x: { type: 'string' },
+        y: { type: 'string' },
+        size: { type: 'string' },
+        invisible: { type: 'boolean' },
+        level: { type: 'string' },
+        reason: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    return usage(io, (err as Error).message);
+  }
+  const o = args.values;
+  if (o.help) return (io.out(`${SIGN_HELP}\n`), 0);
+  const [file, ...extra] = args.positionals;
+  if (!file || extra.length) return usage(io, 'give exactly one input FILE');
+  if (!o.output) return usage(io, 'give the output file with -o OUT');
+  if (!existsSync(file)) return usage(io, `no such file: ${file}`);
+  const level = o.level ?? 'B-T';
+  if (level !== 'B-T' && level !== 'B-LT') return usage(io, `--level must be B-T or B-LT, not ${level}`);
+  const num = (name: string, v: string | undefined, min: number) => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < min) throw new UsageError(`--${name} must be a number ≥ ${min}`);
+    return n;
+  };
+  let page: number | undefined, x: number | undefined, y: number | undefined, size: number;
+  try {
+    page = num('page', o.page, 1);
+    x = num('x', o.x, 0);
+    y = num('y', o.y, 0);
+    size = num('size', o.size, 5) ?? 42;
+  } catch (err) {
+    return usage(io, (err as Error).message);
+  }
+
+  const { openLocalPlatform } = await import('../../../apps/server/src/local-platform');
+  const { sealCertificate, demoSealImage, DEMO_SEAL_CODE } =
+    await import('../../../apps/server/src/modules/pki/demo-seal');
+  const { createPdfSigning } = await import('../../../apps/server/src/modules/signing/pdf-signing');
+  const { openFileSource, openPdf, PdfError } = await import('@openseal/pdf');
+  const { AppError, messageFor } = await import('@openseal/core');
+
+  let appearance;
+  if (!o.invisible) {
+    // Default place: near the bottom-right corner of the last page, where a company seal usually goes.
+    const source = openFileSource(file);
+    try {
+      const pages = openPdf(source).pages();
+      const n = page ?? pages.length;
+      const p = pages[n - 1];
+      if (!p) return usage(io, `the file has ${pages.length} page(s); --page ${n} is outside it`);
+      const box = p.cropBox ?? p.mediaBox;
+      const turned = p.rotate % 180 !== 0;
+      const widthMm = ((turned ? box[3] - box[1] : box[2] - box[0]) * 25.4) / 72;
+      const heightMm = ((turned ? box[2] - box[0] : box[3] - box[1]) * 25.4) / 72;
+      appearance = {
+        png: demoSealImage(),
+        page: n,
+        x: x ?? Math.max(size / 2, widthMm - 35),
+        y: y ?? Math.max(size / 2, heightMm - 45),
+        width: size,
+        height: size,
+      };
+    } catch (err) {
+      if (err instanceof PdfError) return usage(io, `unusable PDF: ${err.message}`);
+      throw err;
+    } finally {
+      source.close();
+    }
+  }
+
+  let platform;
+  try {
+    platform = await openLocalPlatform();
+  } catch (err) {
+    return usage(io, (err as Error).message);
+  }
+  try {
+    const sealCode = o.seal ?? DEMO_SEAL_CODE;
+    const serial = await sealCertificate(platform.database.db, platform.pki, sealCode);
+    if (!serial) return usage(io, `no usable certificate for seal ${sealCode}`);
+    const signing = createPdfSigning({ pki: platform.pki });
+    const result = await signing.signFile(platform.database.db, {
+      inPath: file,
+      outPath: o.output,
+      serial,
+      level,
+      appearance,
+      reason: o.reason,
+    });
+    io.out(
+      `signed ${o.output}: field ${result.fieldName}, ${level}, seal ${sealCode}, certificate ${serial}, ${result.size} bytes\n`,
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof AppError) {
+      const message = messageFor(err.key, 'en', err.params);
+      return usage(io, message);
+    }
+    throw err;
+  } finally {
+    await platform.close();
+  }
+}
+
+class UsageError extends Error {}
+
+function usage(io: Io, reason: string): number {
+  io.err(`openseal sign: ${reason.split('\n')[0]}\n`);
+  return 2;
+}

@@ -1,0 +1,122 @@
+/**
+ * `openseal verify FILE [--json] [--trust CERT.pem]…` — every signature in every revision, with one verdict.
+ * Exit 0 all signatures valid, 1 any invalid or none, 2 unusable input.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Io } from './io';
+
+export const VERIFY_HELP = `openseal verify FILE [--json] [--trust CERT.pem]...
+
+  --json           print one JSON object: { verdict, signatures: [{ field, signer, integrity,
+                   coversWholeDocument, chain, timestamp, modifiedAfter, ... }] }
+  --trust PEM      also trust these anchors (repeatable; TRUST_LIST adds a PEM bundle too)
+
+Trust anchors: the platform root of the local data directory (DATA_DIR or DATABASE_URL) when there is
+one, else the running platform's /pki/ca/root.cer at PUBLIC_URL, plus --trust and TRUST_LIST.`;
+
+export async function verifyCommand(argv: string[], io: Io): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean' },
+        trust: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    return fail(io, (err as Error).message);
+  }
+  if (args.values.help) return (io.out(`${VERIFY_HELP}\n`), 0);
+  const [file, ...extra] = args.positionals;
+  if (!file || extra.length) return fail(io, 'give exactly one FILE');
+  if (!existsSync(file)) return fail(io, `no such file: ${file}`);
+
+  const { fromPem } = await import('@openseal/pki');
+  const { openFileSource, verifyPdf, summarizeForCli, PdfError } = await import('@openseal/pdf');
+  const { loadConfig } = await import('../../../apps/server/src/config');
+
+  const anchors: Uint8Array[] = [];
+  const intermediates: Uint8Array[] = [];
+  try {
+    for (const pem of args.values.trust ?? []) anchors.push(...fromPem(readFileSync(pem, 'utf8')));
+  } catch (err) {
+    return fail(io, `cannot read trust anchors: ${(err as Error).message}`);
+  }
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    return fail(io, (err as Error).message);
+  }
+  if (config.pki.trustList) anchors.push(...fromPem(readFileSync(config.pki.trustList, 'utf8')));
+
+  // The platform's own anchors and revocation answers, when this machine holds the platform's data.
+  // The CLI reaches the server's code only through dynamic imports (packages never import apps statically).
+  const { openLocalPlatform } = await import('../../../apps/server/src/local-platform');
+  let platform: Awaited<ReturnType<typeof openLocalPlatform>> | undefined;
+  let checkRevocation;
+  const hasLocalData = config.databaseUrl || existsSync(join(config.dataDir, 'pglite'));
+  if (hasLocalData) {
+    try {
+      platform = await openLocalPlatform();
+      const t = platform.pki.trustStore();
+      anchors.push(...t.anchors);
+      intermediates.push(...(t.intermediates ?? []));
+      checkRevocation = platform.pki.checkRevocation;
+    } catch {
+      // A server holds the directory: ask it instead, below.
+      platform = undefined;
+    }
+  }
+  if (!platform) {
+    const root = await fetchCertificate(`${config.publicUrl}/pki/ca/root.cer`);
+    if (root) anchors.push(root);
+  }
+
+  const source = openFileSource(file);
+  try {
+    const report = await verifyPdf(source, { trust: { anchors, intermediates }, checkRevocation });
+    if (args.values.json) {
+      io.out(`${JSON.stringify({ ...summarizeForCli(report), file, warnings: report.warnings })}\n`);
+    } else {
+      io.out(`${file}: ${report.verdict}, ${report.signatures.length} signature(s)\n`);
+      report.signatures.forEach((s, i) => {
+        io.out(`  #${i + 1} ${s.field} (${s.kind}, ${s.subFilter}): ${s.verdict}\n`);
+        io.out(`     signer ${s.signer ?? '?'}; integrity ${s.integrity}; chain ${s.chain}; `);
+        io.out(
+          `covers whole document ${s.coversWholeDocument ? 'yes' : 'no'}; modified after ${s.modifiedAfter}\n`,
+        );
+        if (s.timestamp)
+          io.out(`     timestamp ${s.timestamp.time} (${s.timestamp.valid ? 'valid' : 'invalid'})\n`);
+        for (const r of s.reasons) io.out(`     - ${r}\n`);
+      });
+      for (const w of report.warnings) io.out(`  note: ${w}\n`);
+    }
+    return report.verdict === 'valid' ? 0 : 1;
+  } catch (err) {
+    if (err instanceof PdfError) return fail(io, `unusable PDF: ${err.message}`);
+    throw err;
+  } finally {
+    source.close();
+    if (platform) await platform.close();
+  }
+}
+
+async function fetchCertificate(url: string): Promise<Uint8Array | undefined> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return res.ok ? new Uint8Array(await res.arrayBuffer()) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function fail(io: Io, reason: string): number {
+  io.err(`openseal verify: ${reason.split('\n')[0]}\n`);
+  return 2;
+}
