@@ -3,6 +3,7 @@
  * Signs with a seal certificate of the local data directory. Exit 0 signed, 1 failed, 2 unusable input.
  */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Io } from './io';
 
@@ -47,6 +48,7 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
   if (!file || extra.length) return usage(io, 'give exactly one input FILE');
   if (!o.output) return usage(io, 'give the output file with -o OUT');
   if (!existsSync(file)) return usage(io, `no such file: ${file}`);
+  if (resolve(file) === resolve(o.output)) return usage(io, 'the output must be another file than the input');
   const level = o.level ?? 'B-T';
   if (level !== 'B-T' && level !== 'B-LT') return usage(io, `--level must be B-T or B-LT, not ${level}`);
   const num = (name: string, v: string | undefined, min: number) => {

@@ -52,7 +52,8 @@ export async function appendDssFile(inPath: string, outPath: string, dss: DssDat
   return withFiles(inPath, outPath, (src, sink) => appendDss(src, dss, sink));
 }
 
-function buildDss(doc: PdfDocument, update: IncrementalUpdate, data: DssData): string[] {
+/** Writes the DSS into `update` (merging with the file's own); exported for the signer, which can put it in the signed revision. */
+export function buildDss(doc: PdfDocument, update: IncrementalUpdate, data: DssData): string[] {
   const catalog = doc.catalog();
   const dssObj = catalog.get('DSS');
   const old = doc.resolveDict(dssObj);
@@ -112,7 +113,10 @@ function buildDss(doc: PdfDocument, update: IncrementalUpdate, data: DssData): s
     update.set(ref, dss);
     const rootRef = doc.trailer().get('Root');
     if (!(rootRef instanceof PdfRef)) throw new PdfError('damaged', 'the trailer /Root is not a reference');
-    update.set(rootRef, catalog.clone().set('DSS', ref));
+    // Another change of this update (the signature's form) may already have rewritten the catalog.
+    const pending = update.pending(rootRef);
+    const base = pending instanceof PdfDict ? pending : catalog.clone();
+    update.set(rootRef, base.set('DSS', ref));
   }
   return vriKeys;
 }

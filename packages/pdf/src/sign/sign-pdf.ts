@@ -8,6 +8,7 @@ import { IncrementalUpdate, latin1Bytes, serializeObject } from '../writer';
 import { addEmptyForm, addImage, addImageForm, decodePng, round } from './appearance';
 import { displaySize, pageFrame, PT_PER_MM, userRect } from './geometry';
 import { docMdpLevel, listFields, signedFields } from './form';
+import { buildDss, type DssData } from './dss';
 
 export interface PdfSignAppearance {
   png: Uint8Array;
@@ -49,6 +50,11 @@ export interface PdfSignOptions {
   ridingSeam?: PdfRidingSeam;
   /** DocMDP certification level; only for the file's first signature. */
   certify?: 1 | 2 | 3;
+  /**
+   * Validation data (PAdES B-LT) written into the signed revision itself, so the signature still covers
+   * the whole file. Known before signing when the signer's chain and revocation answers are at hand.
+   */
+  dss?: DssData;
 }
 
 export interface ByteSink {
@@ -79,6 +85,7 @@ export async function signPdf(
   checkSignable(doc, options);
   const update = new IncrementalUpdate(doc);
   const plan = planSignature(doc, update, options);
+  if (options.dss) buildDss(doc, update, { ...options.dss, vri: false });
   const section = update.build();
 
   const body = update.bodyOffset(plan.sigRef)!;

@@ -1,13 +1,15 @@
 /**
  * PAdES signing with a platform certificate: the PDF package writes the incremental update and asks for a
  * CMS over the byte-range digest; the PKI builds it (CAdES, signing-certificate-v2) with a timestamp from
- * the platform's timestamp unit (B-T); B-LT adds the validation data in a DSS update.
+ * the platform's timestamp unit (B-T); B-LT also embeds the validation data (certificates, OCSP, CRLs) in
+ * the document security store.
  */
 import { AppError } from '@openseal/core';
 import type { Db } from '@openseal/db';
-import { appendDss, openFileSource, PdfError, signPdfFile, type PdfSignOptions } from '@openseal/pdf';
+import { PdfError, signPdfFile, type PdfSignOptions } from '@openseal/pdf';
 import { buildCadesDetached, describeCertificate } from '@openseal/pki';
-import { open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { PkiService } from '../pki/pki.service';
 
 export type PadesLevel = 'B-T' | 'B-LT';
@@ -47,12 +49,17 @@ export function createPdfSigning(deps: { pki: PkiService }) {
   const { pki } = deps;
 
   async function signFile(db: Db, req: SignFileRequest) {
+    // Signing writes the output while reading the input: one path for both would destroy the file.
+    if (resolve(req.inPath) === resolve(req.outPath))
+      throw new Error('the output must be another file than the input');
     const signer = await pki.signer(db, req.serial);
     const holder = describeCertificate(signer.certificate);
     const level = req.level ?? 'B-T';
-    const target = level === 'B-LT' ? `${req.outPath}.b-t` : req.outPath;
+    // B-LT: the validation data goes into the signed revision itself, so the signature still covers the
+    // whole file (a DSS in a later update would leave the last signature short of the end).
+    const dss = level === 'B-LT' ? await pki.validationData(db, req.serial) : undefined;
     try {
-      const signed = await signPdfFile(req.inPath, target, {
+      const signed = await signPdfFile(req.inPath, req.outPath, {
         sign: (digest) =>
           buildCadesDetached({ digest, signer, timestamp: (value) => pki.timestampToken(value) }),
         signingTime: new Date(),
@@ -62,22 +69,11 @@ export function createPdfSigning(deps: { pki: PkiService }) {
         appearance: req.appearance,
         ridingSeam: req.ridingSeam,
         certify: req.certify,
+        dss,
       });
-      if (level === 'B-LT') {
-        const dss = await pki.validationData(db, req.serial);
-        const source = openFileSource(target);
-        const out = await open(req.outPath, 'w');
-        try {
-          await appendDss(source, dss, { write: async (chunk) => void (await out.write(chunk)) });
-        } finally {
-          source.close();
-          await out.close();
-        }
-        await rm(target, { force: true });
-      }
       return { ...signed, level, serial: req.serial, signer: holder.commonName };
     } catch (err) {
-      await rm(target, { force: true }).catch(() => {});
+      await rm(req.outPath, { force: true }).catch(() => {});
       throw pdfErrorToAppError(err);
     }
   }

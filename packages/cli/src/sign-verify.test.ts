@@ -1,0 +1,213 @@
+/**
+ * `openseal sign` and `openseal verify` on a data directory of their own, judged by pdfsig and qpdf where
+ * present. Runs the commands in process (each opens and closes the embedded database), and the real
+ * binary once for the exit-code wiring. PGlite only: the commands' PostgreSQL path is the server's.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signCommand } from './sign-command';
+import { verifyCommand } from './verify-command';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = join(here, '../bin/openseal.mjs');
+const CORPUS = join(here, '../../../../shared/corpus/unsigned');
+const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+const hasCorpus = (() => {
+  try {
+    readFileSync(join(CORPUS, 'MANIFEST.tsv'));
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const dir = mkdtempSync(join(tmpdir(), 'openseal-cli-'));
+const saved = {
+  DATA_DIR: process.env.DATA_DIR,
+  DATABASE_URL: process.env.DATABASE_URL,
+  PUBLIC_URL: process.env.PUBLIC_URL,
+};
+const path = (name: string) => join(dir, name);
+
+async function run(command: typeof signCommand, ...argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await command(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  return { code, out, err };
+}
+
+/** A small PDF with classic cross-references, written by hand so the test needs no fixture file. */
+function plainPdf(): Buffer {
+  const content = (n: number) => {
+    const text = `BT /F1 24 Tf 72 720 Td (Contract page ${n}) Tj ET`;
+    return `<< /Length ${text.length} >>\nstream\n${text}\nendstream`;
+  };
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Count 2 /Kids [3 0 R 5 0 R] >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>',
+    content(1),
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 6 0 R >>',
+    content(2),
+  ];
+  let body = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+function pdfsigValid(file: string): { signatures: number; valid: number; lastTotal: boolean } {
+  const out = spawnSync('pdfsig', [file], { encoding: 'utf8' }).stdout;
+  const blocks = out.split(/Signature #\d+:/).slice(1);
+  return {
+    signatures: blocks.length,
+    valid: blocks.filter((b) => b.includes('Signature is Valid')).length,
+    lastTotal: blocks.at(-1)?.includes('Total document signed') ?? false,
+  };
+}
+
+beforeAll(() => {
+  process.env.DATA_DIR = path('data');
+  delete process.env.DATABASE_URL;
+  process.env.PUBLIC_URL = 'http://127.0.0.1:9';
+  writeFileSync(path('contract.pdf'), plainPdf());
+});
+afterAll(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('openseal sign and verify', () => {
+  it('signs three times (B-T, B-LT, B-T), every signature valid, the last covering the whole file', async () => {
+    let r = await run(signCommand, path('contract.pdf'), '-o', path('one.pdf'));
+    expect(r.err).not.toMatch(/openseal sign:/);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/signed .*one\.pdf: field Signature1, B-T/);
+    r = await run(
+      signCommand,
+      path('one.pdf'),
+      '-o',
+      path('two.pdf'),
+      '--level',
+      'B-LT',
+      '--page',
+      '1',
+      '--x',
+      '40',
+      '--y',
+      '40',
+    );
+    expect(r.code).toBe(0);
+    r = await run(signCommand, path('two.pdf'), '-o', path('three.pdf'), '--invisible', '--reason', '同意');
+    expect(r.code).toBe(0);
+
+    const v = await run(verifyCommand, path('three.pdf'), '--json');
+    expect(v.code).toBe(0);
+    const report = JSON.parse(v.out);
+    expect(report.verdict).toBe('valid');
+    expect(report.signatures.map((s: { field: string }) => s.field)).toEqual([
+      'Signature1',
+      'Signature2',
+      'Signature3',
+    ]);
+    for (const s of report.signatures) {
+      expect(s).toMatchObject({
+        integrity: 'valid',
+        chain: 'trusted',
+        signer: '杭州示例科技有限公司合同专用章',
+      });
+      expect(s.timestamp.valid).toBe(true);
+      expect(Number.isNaN(Date.parse(s.timestamp.time))).toBe(false);
+    }
+    expect(report.signatures.map((s: { coversWholeDocument: boolean }) => s.coversWholeDocument)).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(report.signatures.map((s: { modifiedAfter: string }) => s.modifiedAfter)).toEqual([
+      'allowed',
+      'allowed',
+      'none',
+    ]);
+
+    if (has('pdfsig'))
+      expect(pdfsigValid(path('three.pdf'))).toEqual({ signatures: 3, valid: 3, lastTotal: true });
+    if (has('qpdf')) expect(spawnSync('qpdf', ['--check', path('three.pdf')]).status).toBe(0);
+    // The B-LT signature carries its validation data in the signed revision.
+    const two = readFileSync(path('two.pdf'), 'latin1');
+    expect(two).toMatch(/\/DSS \d+ 0 R/);
+    if (has('pdfsig')) expect(pdfsigValid(path('two.pdf'))).toMatchObject({ valid: 2, lastTotal: true });
+  }, 120_000);
+
+  it('answers 1 for a tampered file and for a file without signatures', async () => {
+    const bytes = readFileSync(path('one.pdf'));
+    // Change a byte of the page content, inside the signed range.
+    const at = bytes.indexOf('Contract page 2');
+    bytes[at] = 'K'.charCodeAt(0);
+    writeFileSync(path('tampered.pdf'), bytes);
+    const v = await run(verifyCommand, path('tampered.pdf'), '--json');
+    expect(v.code).toBe(1);
+    const report = JSON.parse(v.out);
+    expect(report.verdict).toBe('invalid');
+    expect(report.signatures[0].integrity).toBe('invalid');
+
+    const none = await run(verifyCommand, path('contract.pdf'), '--json');
+    expect(none.code).toBe(1);
+    expect(JSON.parse(none.out)).toMatchObject({ verdict: 'no-signatures', signatures: [] });
+  }, 60_000);
+
+  it('answers 2 with one line on stderr for unusable input', async () => {
+    writeFileSync(path('garbage.pdf'), 'this is not a PDF at all');
+    const cases: Array<[typeof signCommand, string[]]> = [
+      [verifyCommand, [path('garbage.pdf')]],
+      [verifyCommand, [path('missing.pdf')]],
+      [signCommand, [path('garbage.pdf'), '-o', path('x.pdf')]],
+      [signCommand, [path('contract.pdf')]],
+      [signCommand, [path('contract.pdf'), '-o', path('contract.pdf')]],
+      [signCommand, [path('contract.pdf'), '-o', path('x.pdf'), '--level', 'B-Z']],
+      [signCommand, [path('contract.pdf'), '-o', path('x.pdf'), '--page', '9']],
+      [signCommand, [path('contract.pdf'), '-o', path('x.pdf'), '--seal', 'NO-SUCH-SEAL']],
+    ];
+    for (const [command, argv] of cases) {
+      const r = await run(command, ...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err.trim().split('\n'), argv.join(' ')).toHaveLength(1);
+      expect(r.out).toBe('');
+    }
+  }, 60_000);
+
+  it.skipIf(!hasCorpus)(
+    'refuses an encrypted file with a clear reason',
+    async () => {
+      copyFileSync(join(CORPUS, 'pdfjs__secHandler.pdf'), path('encrypted.pdf'));
+      const r = await run(signCommand, path('encrypted.pdf'), '-o', path('x.pdf'));
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/encrypted/i);
+    },
+    60_000,
+  );
+
+  it('the binary wires exit codes: verify of a signed file 0, of garbage 2', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: path('data') };
+    delete env.DATABASE_URL;
+    const ok = spawnSync(process.execPath, [BIN, 'verify', path('one.pdf')], { env, encoding: 'utf8' });
+    expect(ok.stdout).toMatch(/valid, 1 signature/);
+    expect(ok.status).toBe(0);
+    const bad = spawnSync(process.execPath, [BIN, 'verify', path('garbage.pdf')], { env, encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+  }, 60_000);
+});
