@@ -30,6 +30,7 @@ const saved = {
   DATA_DIR: process.env.DATA_DIR,
   DATABASE_URL: process.env.DATABASE_URL,
   PUBLIC_URL: process.env.PUBLIC_URL,
+  PKI_KEK: process.env.PKI_KEK,
 };
 const path = (name: string) => join(dir, name);
 
@@ -81,6 +82,7 @@ beforeAll(() => {
   process.env.DATA_DIR = path('data');
   delete process.env.DATABASE_URL;
   process.env.PUBLIC_URL = 'http://127.0.0.1:9';
+  process.env.PKI_KEK = '5'.repeat(64);
   writeFileSync(path('contract.pdf'), plainPdf());
 });
 afterAll(() => {
