@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { closeSync, copyFileSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
 import { PdfError } from '../errors';
 import { PdfDict, PdfName, PdfRef, PdfString } from '../objects';
 import { openPdf, type PdfDocument, type PdfPage } from '../reader';
@@ -59,6 +60,11 @@ export interface PdfSignOptions {
 
 export interface ByteSink {
   write(chunk: Uint8Array): void | Promise<void>;
+  /**
+   * Optional fast path for file outputs: writes the whole original itself (a kernel copy) and answers a
+   * source over what it wrote, to be hashed; later write() calls append after it.
+   */
+  copyOriginal?(size: number): FileSource;
   /** True when write() has consumed the chunk by the time it returns, so the buffer may be reused. */
   readonly consumesChunk?: boolean;
 }
@@ -73,7 +79,7 @@ export interface PdfSignResult {
 }
 
 const DEFAULT_CONTENTS = 24 * 1024;
-const CHUNK = 1024 * 1024;
+const CHUNK = 4 * 1024 * 1024;
 const BYTE_RANGE_WIDTH = 48;
 
 export async function signPdf(
@@ -136,25 +142,42 @@ export async function withFiles<T>(
   outPath: string,
   fn: (src: ByteSource, sink: ByteSink) => Promise<T>,
 ): Promise<T> {
+  // Opening the output for writing would truncate the input before it is read.
+  if (resolve(inPath) === resolve(outPath))
+    throw new PdfError('unsupported', 'the output must be another file than the input');
   const src = openFileSource(inPath);
   let fd: number | undefined;
+  let pos = 0;
   try {
     fd = openSync(outPath, 'w');
-    const out = fd;
     const res = await fn(src, {
       consumesChunk: true,
+      copyOriginal(size) {
+        // The kernel copies the file (copy_file_range, or a reflink) without passing it through this
+        // process; the caller then hashes the copy, so what is signed is exactly what was written.
+        closeSync(fd!);
+        fd = undefined;
+        copyFileSync(inPath, outPath);
+        fd = openSync(outPath, 'r+');
+        if (fstatSync(fd).size !== size)
+          throw new PdfError('damaged', 'the file changed while it was being signed');
+        pos = size;
+        return openFileSource(outPath);
+      },
       write(chunk) {
-        for (let done = 0; done < chunk.length;) done += writeSync(out, chunk, done, chunk.length - done);
+        for (let done = 0; done < chunk.length;) {
+          const n = writeSync(fd!, chunk, done, chunk.length - done, pos);
+          done += n;
+          pos += n;
+        }
       },
     });
     closeSync(fd);
     fd = undefined;
     return res;
   } catch (e) {
-    if (fd !== undefined) {
-      closeSync(fd);
-      unlinkSync(outPath);
-    }
+    if (fd !== undefined) closeSync(fd);
+    rmSync(outPath, { force: true });
     throw e;
   } finally {
     src.close();
@@ -168,6 +191,15 @@ export async function copyOriginal(
   output: ByteSink | undefined,
   result: Uint8Array | undefined,
 ): Promise<void> {
+  if (output?.copyOriginal) {
+    const copy = output.copyOriginal(source.size);
+    try {
+      if (hash) readAll(copy, hash);
+    } finally {
+      copy.close();
+    }
+    return;
+  }
   // A file copied into a file reuses one buffer, so memory stays flat whatever the size.
   const reusable = output?.consumesChunk && 'readInto' in source ? (source as FileSource) : undefined;
   const scratch = reusable ? new Uint8Array(CHUNK) : undefined;
@@ -180,6 +212,16 @@ export async function copyOriginal(
     hash?.update(chunk);
     if (output) await output.write(chunk);
     else result?.set(chunk, off);
+  }
+}
+
+function readAll(source: FileSource, hash: Hash): void {
+  const scratch = new Uint8Array(CHUNK);
+  for (let off = 0; off < source.size;) {
+    const n = source.readInto(off, scratch.subarray(0, Math.min(CHUNK, source.size - off)));
+    if (n <= 0) throw new PdfError('damaged', 'the file changed while it was being signed');
+    hash.update(scratch.subarray(0, n));
+    off += n;
   }
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * Revocation evidence for a signer certificate. Evaluation only believes evidence signed by the
  * certificate's issuer (or, for OCSP, by a responder the issuer delegated to). It takes parsed evidence
@@ -104,23 +105,39 @@ export function evaluateRevocation(
   );
 }
 
+/**
+ * Parsed OCSP responses and CRLs, by content: a document's DSS serves every signature in it, and a CRL
+ * can be large, so each is read once. Bounded; parsed values are never mutated.
+ */
+const parsedCache = new Map<string, OcspEvidence | CrlEvidence | null>();
+const PARSED_CACHE_SIZE = 256;
+
+function cachedParse<T extends OcspEvidence | CrlEvidence>(
+  kind: string,
+  der: Uint8Array,
+  parse: (d: Uint8Array) => T,
+): T | null {
+  const key = `${kind}:${createHash('sha256').update(der).digest('hex')}`;
+  if (parsedCache.has(key)) return parsedCache.get(key) as T | null;
+  let value: T | null;
+  try {
+    value = parse(der);
+  } catch {
+    // unreadable evidence is no evidence
+    value = null;
+  }
+  if (parsedCache.size >= PARSED_CACHE_SIZE) parsedCache.delete(parsedCache.keys().next().value!);
+  parsedCache.set(key, value);
+  return value;
+}
+
 /** Parses raw evidence with this package's OCSP and CRL readers, skipping items that do not parse. */
 export function readRevocationInputs(evidence: RevocationEvidence | undefined): RevocationInputs {
-  const ocsp: OcspEvidence[] = [];
-  const crls: CrlEvidence[] = [];
-  for (const der of evidence?.ocspResponses ?? []) {
-    try {
-      ocsp.push(parseOcspResponse(der));
-    } catch {
-      // an unreadable response is no evidence
-    }
-  }
-  for (const der of evidence?.crls ?? []) {
-    try {
-      crls.push(parseCrl(der));
-    } catch {
-      // an unreadable CRL is no evidence
-    }
-  }
+  const ocsp = (evidence?.ocspResponses ?? [])
+    .map((der): OcspEvidence | null => cachedParse('ocsp', der, parseOcspResponse))
+    .filter((x): x is OcspEvidence => x !== null);
+  const crls = (evidence?.crls ?? [])
+    .map((der): CrlEvidence | null => cachedParse('crl', der, parseCrl))
+    .filter((x): x is CrlEvidence => x !== null);
   return { ocsp, crls };
 }

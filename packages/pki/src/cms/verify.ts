@@ -24,7 +24,7 @@ import {
   type RevocationStatus,
 } from './revocation';
 import { checkSignerInfo, findAttribute, type ContentBinding } from './signer-info';
-import { parseTstInfo, verifyTimeStampToken } from './timestamp-verify';
+import { parseTstInfo, verifyTimeStampToken, type TimeStampVerification } from './timestamp-verify';
 
 export interface CmsVerifyInput {
   /** DER; zero padding after the end is tolerated (PDF /Contents is zero-padded). */
@@ -216,26 +216,14 @@ async function verifyParsed(
       extraCertificates: extra,
     });
     result.signingTime = token.time;
-    result.timestamp = {
-      time: token.time,
-      valid: token.valid,
-      tsa: token.tsa,
-      reason: token.reason,
-      chain: token.chain,
-    };
+    result.timestamp = timestampSummary(token);
   } else {
     const tokenValue = findAttribute(si.unsignedAttrs, OID.signatureTimeStampToken)[0]?.values[0];
     if (tokenValue) {
       const token = await verifyTimeStampToken(tokenValue.raw, si.signature, input.trust, {
         extraCertificates: extra,
       });
-      result.timestamp = {
-        time: token.time,
-        valid: token.valid,
-        tsa: token.tsa,
-        reason: token.reason,
-        chain: token.chain,
-      };
+      result.timestamp = timestampSummary(token);
     }
   }
 
@@ -301,4 +289,8 @@ export async function verifyCms(input: CmsVerifyInput): Promise<CmsVerifyResult>
       integrityReason: `verification failed: ${(error as Error).message}`,
     };
   }
+}
+
+function timestampSummary(token: TimeStampVerification): NonNullable<CmsVerifyResult['timestamp']> {
+  return { time: token.time, valid: token.valid, tsa: token.tsa, reason: token.reason, chain: token.chain };
 }
