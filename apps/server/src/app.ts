@@ -33,9 +33,10 @@ import { createOrganizesService } from './modules/organizes/organizes.service';
 import organizesRoutes from './modules/organizes/organizes.routes';
 import { createSessionService } from './modules/session/session.service';
 import pkiRoutes from './modules/pki/pki.routes';
-import { keyIdOf } from '@openseal/evidence';
-import { createEvidenceService } from './modules/evidence/evidence.service';
+import { createPlatformEvidence } from './modules/evidence/platform-evidence';
 import evidenceRoutes from './modules/evidence/evidence.routes';
+import { createVerifyService } from './modules/signing/verify.service';
+import verifyRoutes from './modules/signing/verify.routes';
 import { startPki } from './modules/pki/start-pki';
 import type { PkiService } from './modules/pki/pki.service';
 import type { EvidenceService } from './modules/evidence/evidence.service';
@@ -138,15 +139,10 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   const pki = await startPki(app.db, config, app.log);
   app.addHook('onClose', async () => pki.close());
   app.decorate('pki', pki);
-  const logKey = pki.evidenceKey();
-  const evidence = createEvidenceService({
+  const evidence = createPlatformEvidence({
     db: app.db,
+    pki,
     log: app.log,
-    signer: {
-      keyId: keyIdOf(logKey.publicKeySpki),
-      publicKeySpki: logKey.publicKeySpki,
-      sign: (d) => logKey.sign(d),
-    },
     intervalMs: config.evidenceSthIntervalSeconds * 1000,
   });
   evidence.start();
@@ -211,6 +207,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(filesRoutes, routeOpts);
   await app.register(pkiRoutes, { pki });
   await app.register(evidenceRoutes, { evidence });
+  await app.register(verifyRoutes, { verify: createVerifyService({ pki, evidence }), files });
   if (provider.isSandbox) await app.register(devRoutes, { msgs });
 
   app.get(

@@ -7,11 +7,15 @@ import { join } from 'node:path';
 import { loadConfig, type AppConfig } from './config';
 import { startPki } from './modules/pki/start-pki';
 import type { PkiService } from './modules/pki/pki.service';
+import type { EvidenceService } from './modules/evidence/evidence.service';
+import { createPlatformEvidence } from './modules/evidence/platform-evidence';
 
 export interface LocalPlatform {
   config: AppConfig;
   database: DatabaseHandle;
   pki: PkiService;
+  /** The evidence log (no tree-head cadence here: the server signs heads; bundles sign one when needed). */
+  evidence: EvidenceService;
   close(): Promise<void>;
 }
 
@@ -28,10 +32,12 @@ export async function openLocalPlatform(
     await migrateToLatest(database.db, database.schema);
     const quiet = { info: () => {}, warn: (m: string) => process.stderr.write(`warning: ${m}\n`) };
     const pki = await startPki(database.db, config, quiet);
+    const evidence = createPlatformEvidence({ db: database.db, pki, intervalMs: 0, log: { warn: () => {} } });
     return {
       config,
       database,
       pki,
+      evidence,
       close: async () => {
         await pki.close();
         await database.close();

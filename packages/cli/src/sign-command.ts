@@ -2,7 +2,7 @@
  * `openseal sign FILE -o OUT [--seal CODE] [--page N --x MM --y MM] [--size MM] [--level B-T|B-LT]`
  * Signs with a seal certificate of the local data directory. Exit 0 signed, 1 failed, 2 unusable input.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Io } from './io';
@@ -18,7 +18,9 @@ export const SIGN_HELP = `openseal sign FILE -o OUT [options]
   --invisible           no visible seal
   --level B-T|B-LT      PAdES level (default B-T: signature with a trusted timestamp; B-LT adds
                         certificates, OCSP and CRLs in a DSS)
-  --reason TEXT         reason recorded in the signature`;
+  --reason TEXT         reason recorded in the signature
+  --proof FILE          also write the evidence-log proof of this signing act (check it with
+                        openseal evidence verify FILE)`;
 
 export async function signCommand(argv: string[], io: Io): Promise<number> {
   let args;
@@ -36,6 +38,7 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
         invisible: { type: 'boolean' },
         level: { type: 'string' },
         reason: { type: 'string' },
+        proof: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -113,7 +116,7 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
     const sealCode = o.seal ?? DEMO_SEAL_CODE;
     const serial = await sealCertificate(platform.database.db, platform.pki, sealCode);
     if (!serial) return usage(io, `no usable certificate for seal ${sealCode}`);
-    const signing = createPdfSigning({ pki: platform.pki });
+    const signing = createPdfSigning({ pki: platform.pki, evidence: platform.evidence });
     const result = await signing.signFile(platform.database.db, {
       inPath: file,
       outPath: o.output,
@@ -121,9 +124,16 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       level,
       appearance,
       reason: o.reason,
+      sealCode,
+      actor: 'cli',
     });
+    if (o.proof && result.evidenceIndex !== undefined) {
+      const bundle = await platform.evidence.bundleFor(result.evidenceIndex);
+      writeFileSync(o.proof, `${JSON.stringify(bundle, null, 2)}\n`);
+    }
     io.out(
-      `signed ${o.output}: field ${result.fieldName}, ${level}, seal ${sealCode}, certificate ${serial}, ${result.size} bytes\n`,
+      `signed ${o.output}: field ${result.fieldName}, ${level}, seal ${sealCode}, certificate ${serial}, ` +
+        `${result.size} bytes, evidence leaf ${result.evidenceIndex}\n`,
     );
     return 0;
   } catch (err) {

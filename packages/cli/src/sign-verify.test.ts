@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCommand } from './sign-command';
 import { verifyCommand } from './verify-command';
+import { evidenceCommand } from './evidence-command';
+import { createHash } from 'node:crypto';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '../bin/openseal.mjs');
@@ -114,8 +116,33 @@ describe('openseal sign and verify', () => {
       '40',
     );
     expect(r.code).toBe(0);
-    r = await run(signCommand, path('two.pdf'), '-o', path('three.pdf'), '--invisible', '--reason', '同意');
+    r = await run(
+      signCommand,
+      path('two.pdf'),
+      '-o',
+      path('three.pdf'),
+      '--invisible',
+      '--reason',
+      '同意',
+      '--proof',
+      path('proof.json'),
+    );
     expect(r.code).toBe(0);
+    // The signing act is in the evidence log, with the file before and after, provable offline.
+    const bundle = JSON.parse(readFileSync(path('proof.json'), 'utf8'));
+    expect(bundle.entry).toMatchObject({ kind: 'sign', subject: 'seal:DEMO-CONTRACT-SEAL', actor: 'cli' });
+    expect(bundle.entry.hashes.fileAfter).toBe(
+      createHash('sha256')
+        .update(readFileSync(path('three.pdf')))
+        .digest('hex'),
+    );
+    expect(bundle.entry.hashes.fileBefore).toBe(
+      createHash('sha256')
+        .update(readFileSync(path('two.pdf')))
+        .digest('hex'),
+    );
+    const proof = await run(evidenceCommand, 'verify', path('proof.json'));
+    expect(proof.code).toBe(0);
 
     const v = await run(verifyCommand, path('three.pdf'), '--json');
     expect(v.code).toBe(0);

@@ -3,3 +3,4 @@ export * from './accounts';
 export * from './organizes';
 export * from './config';
 export * from './files';
+export * from './verify';

@@ -8,8 +8,11 @@ import { AppError } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { PdfError, signPdfFile, type PdfSignOptions } from '@openseal/pdf';
 import { buildCadesDetached, describeCertificate } from '@openseal/pki';
+import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
+import type { EvidenceService } from '../evidence/evidence.service';
 import type { PkiService } from '../pki/pki.service';
 
 export type PadesLevel = 'B-T' | 'B-LT';
@@ -25,6 +28,9 @@ export interface SignFileRequest {
   certify?: PdfSignOptions['certify'];
   reason?: string;
   location?: string;
+  /** Who signs (an opaque account id; the evidence log is public) and with which seal. */
+  actor?: string;
+  sealCode?: string;
 }
 
 /** Turns the PDF package's refusals into catalogued errors the API and CLI can show. */
@@ -45,7 +51,7 @@ export function pdfErrorToAppError(err: unknown): unknown {
   }
 }
 
-export function createPdfSigning(deps: { pki: PkiService }) {
+export function createPdfSigning(deps: { pki: PkiService; evidence?: EvidenceService }) {
   const { pki } = deps;
 
   async function signFile(db: Db, req: SignFileRequest) {
@@ -71,7 +77,24 @@ export function createPdfSigning(deps: { pki: PkiService }) {
         certify: req.certify,
         dss,
       });
-      return { ...signed, level, serial: req.serial, signer: holder.commonName };
+      // The act, with the file before and after, goes into the evidence log.
+      const leaf = deps.evidence
+        ? await db.transaction().execute(async (trx) =>
+            deps.evidence!.append(trx, {
+              kind: 'sign',
+              subject: req.sealCode ? `seal:${req.sealCode}` : `certificate:${req.serial}`,
+              actor: req.actor ?? 'system',
+              at: new Date().toISOString(),
+              hashes: {
+                fileBefore: await sha256File(req.inPath),
+                fileAfter: await sha256File(req.outPath),
+                certificate: holder.fingerprintSha256,
+              },
+              data: { field: signed.fieldName, level, serial: req.serial, byteRange: signed.byteRange },
+            }),
+          )
+        : undefined;
+      return { ...signed, level, serial: req.serial, signer: holder.commonName, evidenceIndex: leaf?.index };
     } catch (err) {
       await rm(req.outPath, { force: true }).catch(() => {});
       throw pdfErrorToAppError(err);
@@ -82,3 +105,10 @@ export function createPdfSigning(deps: { pki: PkiService }) {
 }
 
 export type PdfSigning = ReturnType<typeof createPdfSigning>;
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 }))
+    hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}

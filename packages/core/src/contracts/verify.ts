@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/** One signature of a verified PDF: who, whether its bytes are intact, what came after it, and why not valid. */
+export const signatureReport = z.object({
+  field: z.string(),
+  kind: z.enum(['signature', 'certification', 'document-timestamp']),
+  subFilter: z.string(),
+  signer: z.string().nullable(),
+  signerSubject: z.string().optional(),
+  signerIssuer: z.string().optional(),
+  serialHex: z.string().optional(),
+  signingTime: z.string().nullable(),
+  page: z.number().int().optional(),
+  rect: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional(),
+  byteRange: z.array(z.number()),
+  byteRangeOk: z.boolean(),
+  byteRangeProblem: z.string().optional(),
+  integrity: z.enum(['valid', 'invalid']),
+  integrityReason: z.string().optional(),
+  coversWholeDocument: z.boolean(),
+  signedRevision: z.number().int(),
+  modifiedAfter: z.enum(['none', 'allowed', 'disallowed']),
+  changes: z.array(
+    z.object({
+      revision: z.number().int(),
+      kind: z.enum([
+        'signature',
+        'dss',
+        'form-fill',
+        'annotation',
+        'content',
+        'page-added',
+        'page-removed',
+        'catalog',
+        'other',
+      ]),
+      detail: z.string(),
+      allowed: z.boolean(),
+    }),
+  ),
+  docMdp: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+  chain: z.enum(['trusted', 'untrusted', 'invalid']),
+  chainSubjects: z.array(z.string()),
+  validAtSigningTime: z.boolean().nullable(),
+  timestamp: z.object({ time: z.string(), valid: z.boolean(), tsa: z.string().optional() }).nullable(),
+  revocation: z.object({
+    status: z.enum(['good', 'revoked', 'unknown']),
+    source: z.string(),
+    revokedAt: z.string().optional(),
+    reason: z.string().optional(),
+  }),
+  verdict: z.enum(['valid', 'invalid']),
+  reasons: z.array(z.string()),
+});
+
+/** `POST /v1/signFile/verify/pdf`: the report of every signature in every revision, and its evidence leaf. */
+export const pdfVerifyResponse = z.object({
+  fileName: z.string(),
+  sha256: z.string(),
+  size: z.number().int(),
+  verdict: z.enum(['valid', 'invalid', 'no-signatures']),
+  signatures: z.array(signatureReport),
+  revisions: z.number().int(),
+  repaired: z.boolean(),
+  encrypted: z.boolean(),
+  warnings: z.array(z.string()),
+  verifiedAt: z.string(),
+  /** Index of the evidence-log leaf that records this verification (proof at /v1/evidence/proof/{index}). */
+  evidenceIndex: z.number().int(),
+});
+
+export type SignatureReportDto = z.infer<typeof signatureReport>;
+export type PdfVerifyResponse = z.infer<typeof pdfVerifyResponse>;
