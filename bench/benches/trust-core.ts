@@ -133,25 +133,32 @@ export async function runTrustCore(opts: {
       });
     row('pdf-sign', 'openssl-dgst-sha256', hash);
     const signedPath = join(out, `signed-${mb}mb.pdf`);
+    let ours: Measured | undefined;
+    let theirs: Measured | undefined;
     try {
-      row(
-        'pdf-sign',
-        'openseal',
-        best(repeat, () => runWorker('openseal-op.ts', ['sign', input, signedPath])),
-      );
+      ours = best(repeat, () => runWorker('openseal-op.ts', ['sign', input, signedPath]));
+      row('pdf-sign', 'openseal', ours);
     } catch (err) {
       ok = false;
       note(`openseal sign ${mb} MB failed: ${(err as Error).message}`);
     }
     try {
-      row(
-        'pdf-sign',
-        'pdf-lib+signpdf',
-        best(repeat, () => runWorker('signpdf-sign.ts', [input, join(out, `signpdf-${mb}mb.pdf`), p12()])),
+      theirs = best(repeat, () =>
+        runWorker('signpdf-sign.ts', [input, join(out, `signpdf-${mb}mb.pdf`), p12()]),
       );
+      row('pdf-sign', 'pdf-lib+signpdf', theirs);
     } catch (err) {
       note(`pdf-lib+signpdf ${mb} MB failed: ${(err as Error).message.split('\n')[0]}`);
     }
+    if (ours && theirs)
+      emit({
+        bench: 'pdf-sign',
+        db: 'none',
+        sizeMb: mb,
+        tool: 'pdf-lib+signpdf/openseal',
+        timesCheaper: round(theirs.ms / ours.ms, 1),
+        peakRssRatio: ours.peakRssMb && theirs.peakRssMb ? round(theirs.peakRssMb / ours.peakRssMb, 1) : null,
+      });
     rmSync(join(out, `signpdf-${mb}mb.pdf`), { force: true });
     if (existsSync(signedPath)) {
       row('pdf-verify', 'openssl-dgst-sha256', hash);
