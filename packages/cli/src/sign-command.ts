@@ -18,6 +18,10 @@ export const SIGN_HELP = `openseal sign FILE -o OUT [options]
   --invisible           no visible seal
   --level B-T|B-LT      PAdES level (default B-T: signature with a trusted timestamp; B-LT adds
                         certificates, OCSP and CRLs in a DSS)
+  --seam                also a riding-seam seal: the seal image cut into one strip per page along the
+                        right edge, so the pages fanned out show the whole seal (one signature)
+  --certify 1|2|3       certify the document (DocMDP; only as its first signature): 1 no changes,
+                        2 form filling and signing, 3 also annotations
   --reason TEXT         reason recorded in the signature
   --proof FILE          also write the evidence-log proof of this signing act (check it with
                         openseal evidence verify FILE)`;
@@ -38,6 +42,8 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
         invisible: { type: 'boolean' },
         level: { type: 'string' },
         reason: { type: 'string' },
+        seam: { type: 'boolean' },
+        certify: { type: 'string' },
         proof: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -60,6 +66,9 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
     if (!Number.isFinite(n) || n < min) throw new UsageError(`--${name} must be a number ≥ ${min}`);
     return n;
   };
+  const certify = o.certify === undefined ? undefined : Number(o.certify);
+  if (certify !== undefined && certify !== 1 && certify !== 2 && certify !== 3)
+    return usage(io, `--certify must be 1, 2 or 3, not ${o.certify}`);
   let page: number | undefined, x: number | undefined, y: number | undefined, size: number;
   try {
     page = num('page', o.page, 1);
@@ -124,6 +133,8 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       level,
       appearance,
       reason: o.reason,
+      certify: certify as 1 | 2 | 3 | undefined,
+      ridingSeam: o.seam ? { png: demoSealImage(), y: 100, width: size, height: size } : undefined,
       sealCode,
       actor: 'cli',
     });

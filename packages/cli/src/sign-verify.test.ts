@@ -97,10 +97,14 @@ afterAll(() => {
 
 describe('openseal sign and verify', () => {
   it('signs three times (B-T, B-LT, B-T), every signature valid, the last covering the whole file', async () => {
-    let r = await run(signCommand, path('contract.pdf'), '-o', path('one.pdf'));
+    let r = await run(signCommand, path('contract.pdf'), '-o', path('one.pdf'), '--seam', '--certify', '2');
     expect(r.err).not.toMatch(/openseal sign:/);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/signed .*one\.pdf: field Signature1, B-T/);
+    // Certified (DocMDP P=2), with one riding-seam strip on each of the two pages.
+    const one = readFileSync(path('one.pdf'), 'latin1');
+    expect(one).toMatch(/\/TransformMethod\s*\/DocMDP/);
+    expect(one.match(/\/Subtype\s*\/Stamp/g)).toHaveLength(2);
     r = await run(
       signCommand,
       path('one.pdf'),
