@@ -1,5 +1,9 @@
 import type { EvidenceTables } from './schema-evidence';
 import type { PkiTables } from './schema-pki';
+import type { RealnameTables } from './schema-realname';
+import type { MembersTables } from './schema-members';
+import type { OperatorsTables } from './schema-operators';
+import type { SsoTables } from './schema-sso';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -120,7 +124,8 @@ export interface AuditLogsTable {
   detail: Json;
 }
 
-export interface Database extends PkiTables, EvidenceTables {
+export interface Database
+  extends PkiTables, EvidenceTables, RealnameTables, MembersTables, OperatorsTables, SsoTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
   members: MembersTable;
@@ -144,3 +149,7 @@ export type ConfigValue = Selectable<ConfigValuesTable>;
 
 export type * from './schema-pki';
 export type * from './schema-evidence';
+export type * from './schema-realname';
+export type * from './schema-members';
+export type * from './schema-operators';
+export type * from './schema-sso';

@@ -4,3 +4,7 @@ export * from './organizes';
 export * from './config';
 export * from './files';
 export * from './verify';
+export * from './realname';
+export * from './members';
+export * from './operators';
+export * from './sso';

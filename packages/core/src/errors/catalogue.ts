@@ -8,6 +8,11 @@
  * 12xxx certificates and PDF signatures).
  */
 
+import { MEMBERS_ENTRIES } from './entries/members';
+import { OPERATORS_ENTRIES } from './entries/operators';
+import { REALNAME_ENTRIES } from './entries/realname';
+import { SSO_ENTRIES } from './entries/sso';
+
 /** How the client reacts to a code (spec section 8). */
 export type ClientHandling =
   | 'success'
@@ -28,6 +33,10 @@ export interface CatalogueEntry {
 }
 
 const entries = [
+  ...REALNAME_ENTRIES,
+  ...MEMBERS_ENTRIES,
+  ...OPERATORS_ENTRIES,
+  ...SSO_ENTRIES,
   // success codes of section 8
   { code: 0, http: 200, key: 'ok', handling: 'success', zh: '成功', en: 'Success' },
   { code: 100, http: 200, key: 'ok.accepted', handling: 'success', zh: '成功', en: 'Success' },

@@ -2,10 +2,18 @@ import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001-accounts';
 import * as m0002 from './0002-pki';
 import * as m0003 from './0003-evidence';
+import * as m0004 from './0004-realname';
+import * as m0005 from './0005-members';
+import * as m0006 from './0006-operators';
+import * as m0007 from './0007-sso';
 
 /** Versioned migrations, applied in key order. Never edit one that has shipped; add the next. */
 export const migrations: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-pki': m0002,
   '0003-evidence': m0003,
+  '0004-realname': m0004,
+  '0005-members': m0005,
+  '0006-operators': m0006,
+  '0007-sso': m0007,
 };
