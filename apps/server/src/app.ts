@@ -37,6 +37,11 @@ import { createPlatformEvidence } from './modules/evidence/platform-evidence';
 import evidenceRoutes from './modules/evidence/evidence.routes';
 import { createVerifyService } from './modules/signing/verify.service';
 import verifyRoutes from './modules/signing/verify.routes';
+import realnameRoutes from './modules/realname/realname.routes';
+import membersRoutes from './modules/members/members.routes';
+import operatorsRoutes from './modules/operators/operators.routes';
+import ssoRoutes from './modules/sso/sso.routes';
+import type { ModuleDeps } from './modules/module-deps';
 import { startPki } from './modules/pki/start-pki';
 import type { PkiService } from './modules/pki/pki.service';
 import type { EvidenceService } from './modules/evidence/evidence.service';
@@ -208,6 +213,11 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(pkiRoutes, { pki });
   await app.register(evidenceRoutes, { evidence });
   await app.register(verifyRoutes, { verify: createVerifyService({ pki, evidence }), files });
+  const moduleDeps: ModuleDeps = { ...routeOpts, appConfig: config, pki, evidence };
+  await app.register(realnameRoutes, moduleDeps);
+  await app.register(membersRoutes, moduleDeps);
+  await app.register(operatorsRoutes, moduleDeps);
+  await app.register(ssoRoutes, moduleDeps);
   if (provider.isSandbox) await app.register(devRoutes, { msgs });
 
   app.get(

@@ -1,0 +1,22 @@
+import type { AppConfig } from '../config';
+import type { AccountsService } from './accounts/accounts.service';
+import type { ConfigService } from './config/config.service';
+import type { EvidenceService } from './evidence/evidence.service';
+import type { FilesService } from './files/files.service';
+import type { MsgsService } from './msgs/msgs.service';
+import type { OrganizesService } from './organizes/organizes.service';
+import type { PkiService } from './pki/pki.service';
+import type { SessionService } from './session/session.service';
+
+/** What app.ts hands every feature plugin; a plugin builds its own services from the parts it uses. */
+export interface ModuleDeps {
+  appConfig: AppConfig;
+  accounts: AccountsService;
+  organizes: OrganizesService;
+  sessions: SessionService;
+  msgs: MsgsService;
+  files: FilesService;
+  config: ConfigService;
+  pki: PkiService;
+  evidence: EvidenceService;
+}
