@@ -42,6 +42,11 @@ import membersRoutes from './modules/members/members.routes';
 import operatorsRoutes from './modules/operators/operators.routes';
 import ssoRoutes from './modules/sso/sso.routes';
 import type { ModuleDeps } from './modules/module-deps';
+import { seedOperator } from './modules/operators/seed-operator';
+import type { ReviewQueues } from './modules/operators/review-queues';
+import { approveManual, listManualQueue, rejectManual } from './modules/realname/realname.service';
+import { createAuthorityService } from './modules/members/authority.service';
+import { createMembersService } from './modules/members/members.service';
 import { startPki } from './modules/pki/start-pki';
 import type { PkiService } from './modules/pki/pki.service';
 import type { EvidenceService } from './modules/evidence/evidence.service';
@@ -94,7 +99,12 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     logger: {
       level: config.logLevel,
       redact: {
-        paths: ['req.headers["x-access-token"]', 'req.headers.authorization', 'req.headers.cookie'],
+        paths: [
+          'req.headers["x-access-token"]',
+          'req.headers["x-operator-token"]',
+          'req.headers.authorization',
+          'req.headers.cookie',
+        ],
         censor: '[redacted]',
       },
     },
@@ -154,11 +164,20 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   app.addHook('onClose', async () => evidence.stop());
   app.decorate('evidence', evidence);
   const organizes = createOrganizesService();
-  const accounts = createAccountsService({ sessions, msgs, organizes, config: configService });
+  const memberInvites = createMembersService();
+  const accounts = createAccountsService({
+    sessions,
+    msgs,
+    organizes,
+    config: configService,
+    // An invitation to an organisation becomes a membership when the invitee logs in.
+    onLogin: async (db, person) => void (await memberInvites.acceptInvites(db, person)),
+  });
   app.addHook('onClose', async () => provider.close());
 
   const seeded = await seed(app.db, { config: configService, files, demo: config.seedDemo });
   if (seeded.config || seeded.demo) app.log.info(seeded, 'seeded first-start data');
+  if (await seedOperator(app.db, { demo: config.seedDemo })) app.log.info('seeded the demo operator');
 
   await app.register(authPlugin, { sessions });
   await app.register(multipart, {
@@ -182,6 +201,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
       components: {
         securitySchemes: {
           accessToken: { type: 'apiKey', in: 'header', name: 'x-access-token' },
+          operatorToken: { type: 'apiKey', in: 'header', name: 'x-operator-token' },
         },
       },
       security: [{ accessToken: [] }],
@@ -213,10 +233,14 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(pkiRoutes, { pki });
   await app.register(evidenceRoutes, { evidence });
   await app.register(verifyRoutes, { verify: createVerifyService({ pki, evidence }), files });
-  const moduleDeps: ModuleDeps = { ...routeOpts, appConfig: config, pki, evidence };
+  const moduleDeps: ModuleDeps = { ...routeOpts, appConfig: config, secret, pki, evidence };
   await app.register(realnameRoutes, moduleDeps);
   await app.register(membersRoutes, moduleDeps);
-  await app.register(operatorsRoutes, moduleDeps);
+  const authorityQueue = createAuthorityService({
+    checkFile: async (db, ctx, fileKey) => void (await files.signedUrl(db, ctx, fileKey, 60)),
+  }).operatorQueue;
+  const reviewQueues: ReviewQueues = { listManualQueue, approveManual, rejectManual, ...authorityQueue };
+  await app.register(operatorsRoutes, { ...moduleDeps, reviewQueues });
   await app.register(ssoRoutes, moduleDeps);
   if (provider.isSandbox) await app.register(devRoutes, { msgs });
 

@@ -60,6 +60,17 @@ const envSchema = z.object({
   PKCS11_PIN: z.string().optional(),
   TRUST_LIST: z.string().optional(),
   EVIDENCE_STH_INTERVAL_SECONDS: int(60, 1),
+  REALNAME_PROVIDER: z.enum(['sandbox', 'http']).default('sandbox'),
+  REALNAME_SANDBOX_DELAY_MS: int(1500),
+  REALNAME_GATEWAY_URL: z.string().url().optional(),
+  REALNAME_GATEWAY_KEY: z.string().optional(),
+  OPERATOR_SESSION_TTL_MINUTES: int(480, 1),
+  OPERATOR_IDLE_MINUTES: int(30, 1),
+  SSO_ISSUER_URL: z.string().url().optional(),
+  SSO_CLIENT_ID: z.string().optional(),
+  SSO_CLIENT_SECRET: z.string().optional(),
+  SSO_REDIRECT_URI: z.string().url().optional(),
+  SSO_SCOPE: z.string().optional(),
 });
 
 export type AppConfig = {
@@ -97,6 +108,23 @@ export type AppConfig = {
     trustList: string | undefined;
   };
   evidenceSthIntervalSeconds: number;
+  /** The identity-verification provider of real-name checks. */
+  realName: {
+    provider: 'sandbox' | 'http';
+    sandboxDelayMs: number;
+    gatewayUrl: string | undefined;
+    gatewayKey: string | undefined;
+  };
+  /** Operator console sessions: absolute lifetime and idle timeout, in minutes. */
+  operatorSession: { ttlMinutes: number; idleMinutes: number };
+  /** The OpenID Connect provider of single sign-on; null when SSO is off. */
+  sso: {
+    issuerUrl: string;
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string;
+    scope?: string;
+  } | null;
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -106,6 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid settings:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -134,7 +163,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisPrefix: e.REDIS_PREFIX,
     fileSizeLimitMb: e.FILE_SIZE_LIMIT_MB,
     trustProxy: e.TRUST_PROXY,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     pki: {
       kek: e.PKI_KEK,
       keyStore: e.PKI_KEY_STORE,
@@ -143,5 +172,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       trustList: e.TRUST_LIST ? resolve(e.TRUST_LIST) : undefined,
     },
     evidenceSthIntervalSeconds: e.EVIDENCE_STH_INTERVAL_SECONDS,
+    realName: {
+      provider: e.REALNAME_PROVIDER,
+      sandboxDelayMs: e.REALNAME_SANDBOX_DELAY_MS,
+      gatewayUrl: e.REALNAME_GATEWAY_URL,
+      gatewayKey: e.REALNAME_GATEWAY_KEY,
+    },
+    operatorSession: { ttlMinutes: e.OPERATOR_SESSION_TTL_MINUTES, idleMinutes: e.OPERATOR_IDLE_MINUTES },
+    sso:
+      e.SSO_ISSUER_URL && e.SSO_CLIENT_ID
+        ? {
+            issuerUrl: e.SSO_ISSUER_URL,
+            clientId: e.SSO_CLIENT_ID,
+            clientSecret: e.SSO_CLIENT_SECRET ?? '',
+            redirectUri: e.SSO_REDIRECT_URI ?? `${publicUrl}/v1/sso/callback`,
+            ...(e.SSO_SCOPE ? { scope: e.SSO_SCOPE } : {}),
+          }
+        : null,
   };
 }

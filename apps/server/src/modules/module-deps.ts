@@ -11,6 +11,8 @@ import type { SessionService } from './session/session.service';
 /** What app.ts hands every feature plugin; a plugin builds its own services from the parts it uses. */
 export interface ModuleDeps {
   appConfig: AppConfig;
+  /** The platform secret (APP_SECRET or the generated one): HMACs of codes, signed addresses. */
+  secret: string;
   accounts: AccountsService;
   organizes: OrganizesService;
   sessions: SessionService;

@@ -8,6 +8,7 @@ const API_PREFIXES = [
   '/v1/',
   '/seal/',
   '/pki/',
+  '/manage/api/',
   '/ecmp/',
   '/epmp/',
   '/openapi.json',

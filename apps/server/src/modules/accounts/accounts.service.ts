@@ -53,6 +53,8 @@ export function createAccountsService(deps: {
   msgs: MsgsService;
   organizes: OrganizesService;
   config: ConfigService;
+  /** Runs for every successful login before the space is chosen (e.g. organisation invitations become memberships). */
+  onLogin?: (db: Db, person: { id: string; mobile: string }) => Promise<void>;
 }) {
   const { sessions, msgs, organizes, config } = deps;
 
@@ -122,6 +124,7 @@ export function createAccountsService(deps: {
         if (person.failed_logins > 0) await repo.resetLoginFailures(db, person.id);
       }
       if (person.status !== 'active') throw new AppError('session.accountDisabled');
+      await deps.onLogin?.(db, { id: person.id, mobile: person.mobile });
 
       // Log in to the space chosen last time, if it is still open to this person.
       const lastOrg =

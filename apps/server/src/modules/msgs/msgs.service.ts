@@ -6,7 +6,9 @@ import { hmac, safeEqual } from '../../lib/secrets';
 import * as repo from './msgs.repository';
 import type { SmsProvider } from './sms-provider';
 
-export type SmsScene = 'loginRegister' | 'mobileModify' | 'newMobile';
+/** Each scene has its own text, and a code verified for one scene never proves another. */
+export type SmsScene =
+  'loginRegister' | 'mobileModify' | 'newMobile' | 'realName' | 'adminModify' | 'newAdmin';
 
 const MAX_ATTEMPTS = 5;
 /** A verified flow must be used by the step it unlocks within this time. */
@@ -16,6 +18,11 @@ const BODY: Record<SmsScene, (code: string, minutes: number) => string> = {
   loginRegister: (c, m) => `【OpenSeal】您的登录验证码为${c}，${m}分钟内有效。如非本人操作，请忽略本短信。`,
   mobileModify: (c, m) => `【OpenSeal】您正在进行身份验证，验证码为${c}，${m}分钟内有效。请勿泄露给他人。`,
   newMobile: (c, m) => `【OpenSeal】您正在绑定新手机号，验证码为${c}，${m}分钟内有效。请勿泄露给他人。`,
+  realName: (c, m) => `【OpenSeal】您正在进行实名认证，验证码为${c}，${m}分钟内有效。请勿泄露给他人。`,
+  adminModify: (c, m) =>
+    `【OpenSeal】您正在变更企业管理员或法定代表人，验证码为${c}，${m}分钟内有效。如非本人操作，请勿提供。`,
+  newAdmin: (c, m) =>
+    `【OpenSeal】您正被设为企业管理员或法定代表人，验证码为${c}，${m}分钟内有效。请勿泄露给他人。`,
 };
 
 export function createMsgsService(deps: {
