@@ -26,7 +26,22 @@ export interface RouteMeta {
 export type EffectiveMeta = Required<Omit<RouteMeta, 'headerTab'>> & { headerTab: NavKey | null };
 
 /** Pages built for real; every other route renders the "coming soon" page inside the layout. */
-export type PageKey = 'home' | 'login' | 'placeholder' | 'updatePassword' | 'infoPersonal' | 'infoEnt';
+export type PageKey =
+  | 'home'
+  | 'login'
+  | 'placeholder'
+  | 'updatePassword'
+  | 'infoPersonal'
+  | 'infoEnt'
+  | 'personRealName'
+  | 'orgRealName'
+  | 'realNameAuditDetail'
+  | 'personRealNameAuditDetail'
+  | 'infoModify'
+  | 'memberList'
+  | 'infoModifyLegal'
+  | 'applyAuthority'
+  | 'applyAuthorityRecord';
 
 export type SectionKey = 'userCenter' | 'sealService' | 'signService' | 'devCenter' | 'serviceCenter';
 
@@ -137,17 +152,17 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
     meta: { needLogin: true, needUserInfo: true },
     children: [
       menuChild('/userCenter/infoEnt', { page: 'infoEnt' }),
-      menuChild('/userCenter/infoMemberList', { meta: { personAuth: false } }),
-      child('/userCenter/infoModify', { meta: { personAuth: false } }),
-      child('/userCenter/infoModifyLegal', { meta: { personAuth: false } }),
+      menuChild('/userCenter/infoMemberList', { page: 'memberList', meta: { personAuth: false } }),
+      child('/userCenter/infoModify', { page: 'infoModify', meta: { personAuth: false } }),
+      child('/userCenter/infoModifyLegal', { page: 'infoModifyLegal', meta: { personAuth: false } }),
       menuChild('/userCenter/infoPersonal', { page: 'infoPersonal' }),
-      child('/userCenter/infoEnt/realName', { meta: { hasH5: true } }),
-      child('/userCenter/infoEnt/realNameAuditDetail'),
-      child('/userCenter/infoPersonal/realName', { meta: { hasH5: true } }),
-      child('/userCenter/infoPersonal/applyAuthority'),
-      menuChild('/userCenter/applyAuthorityRecord'),
+      child('/userCenter/infoEnt/realName', { page: 'orgRealName', meta: { hasH5: true } }),
+      child('/userCenter/infoEnt/realNameAuditDetail', { page: 'realNameAuditDetail' }),
+      child('/userCenter/infoPersonal/realName', { page: 'personRealName', meta: { hasH5: true } }),
+      child('/userCenter/infoPersonal/applyAuthority', { page: 'applyAuthority' }),
+      menuChild('/userCenter/applyAuthorityRecord', { page: 'applyAuthorityRecord' }),
       menuChild('/userCenter/updatePassword', { page: 'updatePassword' }),
-      child('/userCenter/infoPersonal/realNameAuditDetail'),
+      child('/userCenter/infoPersonal/realNameAuditDetail', { page: 'personRealNameAuditDetail' }),
       menuChild('/userCenter/orderManagement'),
       child('/userCenter/orderDetail'),
       menuChild('/userCenter/applyBindRecord/applyBindRecord'),

@@ -20,6 +20,33 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>>> = {
     import('../features/user-center/pages/info-personal-page').then((m) => m.InfoPersonalPage),
   ),
   infoEnt: lazyPage(() => import('../features/user-center/pages/info-ent-page').then((m) => m.InfoEntPage)),
+  personRealName: lazyPage(() =>
+    import('../features/realname/pages/person-real-name-page').then((m) => m.PersonRealNamePage),
+  ),
+  orgRealName: lazyPage(() =>
+    import('../features/realname/pages/org-real-name-page').then((m) => m.OrgRealNamePage),
+  ),
+  realNameAuditDetail: lazyPage(() =>
+    import('../features/realname/pages/real-name-audit-detail-page').then((m) => m.RealNameAuditDetailPage),
+  ),
+  personRealNameAuditDetail: lazyPage(() =>
+    import('../features/realname/pages/real-name-audit-detail-page').then((m) => m.RealNameAuditDetailPage),
+  ),
+  infoModify: lazyPage(() =>
+    import('../features/realname/pages/info-modify-page').then((m) => m.InfoModifyPage),
+  ),
+  memberList: lazyPage(() =>
+    import('../features/members/pages/member-list-page').then((m) => m.MemberListPage),
+  ),
+  infoModifyLegal: lazyPage(() =>
+    import('../features/members/pages/info-modify-legal-page').then((m) => m.InfoModifyLegalPage),
+  ),
+  applyAuthority: lazyPage(() =>
+    import('../features/members/pages/apply-authority-page').then((m) => m.ApplyAuthorityPage),
+  ),
+  applyAuthorityRecord: lazyPage(() =>
+    import('../features/members/pages/apply-authority-record-page').then((m) => m.ApplyAuthorityRecordPage),
+  ),
 };
 
 const PluginRoutePage = lazyPage(() =>
