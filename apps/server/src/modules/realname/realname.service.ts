@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { inTransaction } from '../../lib/tx';
+import { hasOrgPermission } from '../../lib/permissions';
 import {
   AppError,
   checkMobile,
@@ -534,14 +535,17 @@ export function createRealnameService(deps: {
       };
     },
 
-    /** realNameAuditDetail: the record and every status change, for the applicant or the applicant's organisation. */
+    /** realNameAuditDetail: the record and every status change, for the applicant or the organisation's administrators. */
     async auditDetail(db: Db, ctx: AuthContext, flowId: string) {
       const app = await repo.findApplication(db, flowId);
       if (!app) throw new AppError('realName.flowNotFound');
-      // The applicant, or a member of the applicant's organisation in its space; nobody else.
+      // The applicant, or an administrator of the applicant's organisation in its space: the record
+      // holds identity numbers and the licence, which staff have no business reading.
       const mayRead =
         app.person_id === ctx.personId ||
-        (app.organization_id !== null && app.organization_id === ctx.organizationId);
+        (app.organization_id !== null &&
+          app.organization_id === ctx.organizationId &&
+          (await hasOrgPermission(db, ctx, 'member.manage')));
       if (!mayRead) throw new AppError('perm.none');
       const events = await repo.listEvents(db, app.id);
       return {

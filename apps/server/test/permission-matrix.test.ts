@@ -1,0 +1,458 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSessionService } from '../src/modules/session/session.service';
+import { DEMO_OPERATOR, seedOperator } from '../src/modules/operators/seed-operator';
+import { DIALECTS, mobile, startTestApp, uscc, type TestApp } from './harness';
+
+/**
+ * The permission matrix (issue 4 point 8): every API route of the OpenAPI document is called as each
+ * principal, and whether the server let the caller through is compared with docs/permission-matrix.tsv.
+ * Regenerate the table with PERMISSION_MATRIX_WRITE=1, then review every changed cell by hand.
+ */
+
+const ROOT = join(__dirname, '..', '..', '..');
+const TABLE = join(ROOT, 'docs', 'permission-matrix.tsv');
+const OPENAPI = join(ROOT, 'docs', 'openapi.json');
+
+const PRINCIPALS = [
+  'anonymous',
+  'person',
+  'staff',
+  'admin',
+  'superAdmin',
+  'legalPerson',
+  'operator',
+  'otherOrgAdmin',
+] as const;
+type Principal = (typeof PRINCIPALS)[number];
+type Verdict = 'allow' | 'deny';
+
+/** Session-invalid answers (section 8 and the operator console): the caller was not let in. */
+const SESSION_CODES = new Set([102, 201, 202, 225, 310, 312, 1097, 1099, 13001, 13002, 13003]);
+/**
+ * Refusals: the permission codes, real name required, and the "not found" answers an object of another
+ * owner gets (the server never reveals that another organisation's member, role, application, flow,
+ * change request or file exists).
+ */
+const DENY_CODES = new Set([
+  -999, 11001, 11002, 11003, 11004, 11005, 11006, 11007, 11102, 11103, 4112, 3125, 4101, 3101, 3110, 3120,
+  3130, 5007, 2013, 3007, 14006,
+]);
+
+function classify(code: number | undefined): Verdict {
+  if (code === undefined) return 'allow'; // a non-envelope answer (files, PKI objects) went through
+  return SESSION_CODES.has(code) || DENY_CODES.has(code) ? 'deny' : 'allow';
+}
+
+/** The routes that anonymous callers may use, as section 7 and the issue describe them. */
+const PUBLIC_ROUTES = new Set([
+  'POST /v1/accounts/login',
+  'GET /v1/accounts/checkLoginStatus',
+  'POST /v1/msgs/loginRegister/send',
+  'POST /v1/config/component/values',
+  'POST /v1/config/component/value',
+  'GET /v1/organizes/dynamicConfig',
+  'GET /ecmp/copywriting/json',
+  'GET /epmp/eepw/open/config.json',
+  'GET /version.txt',
+  'GET /{basePath}/version.txt',
+  'GET /v1/file/download/{fileKey}',
+  'GET /pki/ca/{file}',
+  'GET /pki/crl/{file}',
+  'POST /pki/ocsp',
+  'GET /pki/ocsp/{*}',
+  'POST /pki/tsa',
+  'GET /v1/evidence/sth',
+  'GET /v1/evidence/sth/consistency',
+  'GET /v1/evidence/proof/{index}',
+  'GET /v1/evidence/entries/{index}',
+  'GET /v1/evidence/key',
+  'POST /v1/signFile/verify/pdf',
+  'POST /manage/api/v1/login',
+  'POST /v1/sso/beforeLogin',
+  'GET /v1/sso/callback',
+  'GET /v1/sso/{flowId}/result',
+  'POST /v1/sso/checkMobile',
+  'POST /v1/sso/agent/after/info',
+  'POST /v1/sso/agent/after/confirm',
+  'GET /v1/dev/sms-outbox',
+]);
+
+/** Routes that act on one of organisation A's objects: another organisation must be refused every one. */
+const ORG_A_OBJECT_ROUTES = [
+  'GET /v1/accounts/auth/{flowId}/result',
+  'GET /v1/accounts/auth/{flowId}/auditDetail',
+  'POST /v1/accounts/auth/{flowId}/person',
+  'POST /v1/accounts/auth/{flowId}/organization',
+  'POST /v1/accounts/auth/{flowId}/confirmCode',
+  'POST /v1/accounts/auth/{flowId}/confirmAmount',
+  'POST /v1/organizes/delete',
+  'POST /v1/organizes/handover/login',
+  'POST /v1/accounts/handover/login',
+  'POST /v1/file/url',
+  'GET /v1/organizes/downloadUrl',
+  'POST /v1/organizes/members/modify/{memberId}',
+  'POST /v1/organizes/members/delete/{memberId}',
+  'POST /v1/organizes/members/{memberId}',
+  'POST /v1/organizes/membersPause',
+  'GET /v1/organizes/roles/{roleCode}',
+  'POST /v1/organizes/roles/{roleCode}/modify',
+  'POST /v1/organizes/roles/{roleCode}/delete',
+  'POST /v1/msgs/adminModify/verify',
+  'POST /v1/msgs/newAdmin/send',
+  'POST /v1/msgs/newAdmin/verify',
+  'GET /v1/organizes/authority/{applyNo}',
+  'POST /v1/organizes/authority/{applyNo}/approve',
+  'POST /v1/organizes/authority/{applyNo}/reject',
+  'POST /v1/organizes/authority/{applyNo}/withdraw',
+];
+
+interface Route {
+  method: string;
+  path: string;
+}
+const key = (r: Route) => `${r.method} ${r.path}`;
+
+function apiRoutes(): Route[] {
+  const doc = JSON.parse(readFileSync(OPENAPI, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  const out: Route[] = [];
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    if (path === '/docs' || path.startsWith('/docs/')) continue;
+    for (const method of Object.keys(ops)) out.push({ method: method.toUpperCase(), path });
+  }
+  return out;
+}
+
+function readTable(): Map<string, Record<Principal, Verdict>> {
+  const lines = readFileSync(TABLE, 'utf8').split('\n').filter(Boolean);
+  const header = lines[0]!.split('\t');
+  expect(header).toEqual(['method', 'path', ...PRINCIPALS]);
+  const rows = new Map<string, Record<Principal, Verdict>>();
+  for (const line of lines.slice(1)) {
+    const [method, path, ...cells] = line.split('\t');
+    rows.set(
+      `${method} ${path}`,
+      Object.fromEntries(PRINCIPALS.map((p, i) => [p, cells[i] as Verdict])) as Record<Principal, Verdict>,
+    );
+  }
+  return rows;
+}
+
+function writeTable(routes: Route[], results: Map<string, Record<Principal, Verdict>>) {
+  const lines = [['method', 'path', ...PRINCIPALS].join('\t')];
+  for (const r of routes)
+    lines.push([r.method, r.path, ...PRINCIPALS.map((p) => results.get(key(r))![p])].join('\t'));
+  writeFileSync(TABLE, `${lines.join('\n')}\n`);
+}
+
+describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
+  let t: TestApp;
+  const sessions = createSessionService({ ttlHours: 1 });
+  const client = { ip: null, userAgent: 'permission-matrix' };
+  type Space = { personId: string; organizationId: string | null; memberId: string | null };
+  const spaces = {} as Record<Exclude<Principal, 'anonymous' | 'operator'>, Space>;
+  const fx = {} as {
+    orgA: string;
+    orgB: string;
+    legalMemberId: string;
+    roleCode: string;
+    applyNo: string;
+    fileKey: string;
+    flowId: string;
+    changeNo: string;
+  };
+  const results = new Map<string, Record<Principal, Verdict>>();
+  const answers = new Map<string, Record<Principal, number | undefined>>();
+  const routes = apiRoutes();
+
+  const post = (url: string, token: string, body: unknown = {}) => t.call('POST', url, { token, body });
+
+  async function spaceOf(token: string): Promise<Space> {
+    const ses = await t.db
+      .selectFrom('sessions')
+      .select(['person_id', 'organization_id', 'member_id'])
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .execute();
+    const info = (await t.call('GET', '/v1/accounts/info', { token })).body.data;
+    const personId = info.userInfoPerson.accountId as string;
+    const row = ses.find((s) => s.person_id === personId)!;
+    return { personId, organizationId: row.organization_id, memberId: row.member_id };
+  }
+
+  async function newOrg() {
+    const m = mobile();
+    const personToken = await t.loginBySms(m);
+    const r = await post('/v1/organizes/add', personToken, {
+      organizeName: `矩阵测试（${Math.random().toString(36).slice(2, 8)}）有限公司`,
+      uscc: uscc(),
+    });
+    expect(r.body.code).toBe(0);
+    return { token: r.body.data.accessToken as string, orgId: r.body.data.organizeId as string, mobile: m };
+  }
+
+  async function addMember(adminToken: string, orgId: string, roles?: string[]) {
+    const m = mobile();
+    const personToken = await t.loginBySms(m);
+    const added = await post('/v1/organizes/members', adminToken, { mobile: m, roles });
+    expect(added.body.code).toBe(0);
+    const h = await post('/v1/organizes/handover/login', personToken, { type: 1, organizeId: orgId });
+    expect(h.body.code).toBe(0);
+    return { token: h.body.data.accessToken as string, memberId: added.body.data.memberId as string };
+  }
+
+  async function uploadPdf(token: string): Promise<string> {
+    const boundary = `----b${Math.random().toString(16).slice(2)}`;
+    const objs = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+    ];
+    let pdf = '%PDF-1.4\n';
+    const offsets: number[] = [];
+    objs.forEach((o, i) => {
+      offsets.push(pdf.length);
+      pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    });
+    const xref = pdf.length;
+    pdf += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+    pdf += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="apply.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
+      Buffer.from(pdf, 'latin1'),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const r = await t.call('POST', '/v1/file/uploadInside?purpose=material', {
+      token,
+      body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(r.body.code).toBe(0);
+    return r.body.data.fileKey;
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    await seedOperator(t.db, { demo: true });
+
+    // Organisation A: its creator is the super administrator; staff, an administrator, the legal
+    // representative, and an applicant whose objects the others act on.
+    const a = await newOrg();
+    fx.orgA = a.orgId;
+    const flow = await post('/v1/accounts/auth/flow', a.token, { organizeType: 1 });
+    expect(flow.body.code).toBe(0);
+    fx.flowId = flow.body.data.flowId;
+    const staff = await addMember(a.token, a.orgId);
+    const admin = await addMember(a.token, a.orgId, ['admin']);
+    const legal = await addMember(a.token, a.orgId);
+    await t.db
+      .updateTable('members')
+      .set({ roles: ['legalPerson'] })
+      .where('id', '=', legal.memberId)
+      .execute();
+    fx.legalMemberId = legal.memberId;
+    const role = await post('/v1/organizes/roles', a.token, { name: '矩阵角色', points: ['seal.view'] });
+    expect(role.body.code).toBe(0);
+    fx.roleCode = role.body.data.code;
+    const applicant = await addMember(a.token, a.orgId, [fx.roleCode]);
+    fx.fileKey = await uploadPdf(applicant.token);
+    const apply = await post('/v1/organizes/authority/apply', applicant.token, {
+      roles: ['signAdmin'],
+      applyFileKey: fx.fileKey,
+    });
+    expect(apply.body.code).toBe(0);
+    fx.applyNo = apply.body.data.applyNo;
+    const change = await post('/v1/msgs/adminModify/send', a.token, { changeType: 'superAdmin' });
+    expect(change.body.code).toBe(0);
+    fx.changeNo = change.body.data.changeNo;
+
+    // Organisation B: its super administrator acts on A's objects.
+    const b = await newOrg();
+    fx.orgB = b.orgId;
+    const person = await t.loginBySms(mobile());
+
+    spaces.person = await spaceOf(person);
+    spaces.staff = await spaceOf(staff.token);
+    spaces.admin = await spaceOf(admin.token);
+    spaces.superAdmin = await spaceOf(a.token);
+    spaces.legalPerson = await spaceOf(legal.token);
+    spaces.otherOrgAdmin = await spaceOf(b.token);
+
+    // Everyone and both organisations are verified, so no real-name gate hides a permission answer.
+    await t.db.updateTable('persons').set({ real_name_status: 1 }).execute();
+    await t.db.updateTable('organizations').set({ real_name_status: 1 }).execute();
+  });
+  afterAll(async () => t?.close());
+
+  /** A fresh credential per call, so a route that ends or switches the session never affects the next. */
+  async function credentials(p: Principal): Promise<Record<string, string>> {
+    if (p === 'anonymous') return {};
+    if (p === 'operator') {
+      const r = await t.call('POST', '/manage/api/v1/login', {
+        body: { username: DEMO_OPERATOR.username, password: DEMO_OPERATOR.password },
+      });
+      return { 'x-operator-token': r.body.data.operatorToken };
+    }
+    const issued = await sessions.issue(t.db, spaces[p], client);
+    return { 'x-access-token': issued.accessToken };
+  }
+
+  /** The URL with org A's objects (or a placeholder) in its path and a minimal valid query. */
+  function urlOf(r: Route): string {
+    const params: Record<string, string> = {
+      info: 'info',
+      flowId: r.path.startsWith('/v1/accounts/auth/') ? fx.flowId : 'flw_placeholder',
+      basePath: 'v1',
+      fileKey: fx.fileKey,
+      file: 'placeholder.crt',
+      '*': 'placeholder',
+      index: '0',
+      memberId: fx.legalMemberId,
+      roleCode: fx.roleCode,
+      sceneCode: 'sealManage',
+      applyNo: fx.applyNo,
+      queue: 'authority',
+      applicationId: fx.applyNo,
+    };
+    const path = r.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name]!));
+    const query: Record<string, string> = {
+      'GET /v1/organizes/duplicateCheck': `uscc=${uscc()}`,
+      'GET /v1/organizes/dynamicConfig': 'sceneKey=placeholder',
+      'GET /ecmp/copywriting/json': 'application=openseal',
+      'GET /v1/organizes/downloadUrl': `fileKey=${fx.fileKey}`,
+      'GET /v1/file/download/{fileKey}': 'expires=1&sig=placeholder',
+      'GET /v1/evidence/sth/consistency': 'first=1&second=1',
+      'POST /v1/accounts/auth/material': 'kind=licence',
+      'POST /v1/file/uploadInside': 'purpose=material',
+      'GET /v1/dev/sms-outbox': `mobile=${mobile()}`,
+    };
+    const q = query[key(r)];
+    return q ? `${path}?${q}` : path;
+  }
+
+  /** A minimal body that passes validation, so the answer is the server's access decision. */
+  function bodyOf(r: Route, p: Principal): unknown {
+    const bodies: Record<string, unknown> = {
+      'POST /v1/accounts/login': { mobile: mobile(), code: '000000' },
+      'POST /v1/accounts/handover/login': { accountId: fx.orgA },
+      'POST /v1/accounts/logout': {},
+      'POST /v1/accounts/updatePassword': { newPassword: 'Matrix-Passw0rd', oldPassword: 'Wrong-Passw0rd' },
+      'POST /v1/organizes/handover/login': { type: 1, organizeId: fx.orgA },
+      'POST /v1/organizes/add': {
+        organizeName: `矩阵（${p}${Math.random().toString(36).slice(2, 6)}）有限公司`,
+        uscc: uscc(),
+      },
+      'POST /v1/organizes/delete': { organizeId: fx.orgA },
+      'POST /v1/msgs/loginRegister/send': { mobile: mobile() },
+      'POST /v1/msgs/verify/{flowId}': { code: '000000' },
+      'POST /v1/msgs/newMobile/send': { mobile: mobile(), proofFlowId: 'flw_placeholder' },
+      'POST /v1/msgs/newMobile/verify': {
+        flowId: 'flw_placeholder',
+        code: '000000',
+        proofFlowId: 'flw_placeholder',
+      },
+      'POST /v1/config/component/values': { codes: [] },
+      'POST /v1/config/component/value': { code: 'placeholder' },
+      'POST /v1/file/url': { fileKey: fx.fileKey },
+      'POST /v1/accounts/auth/flow': { organizeType: 2 },
+      'POST /v1/accounts/auth/{flowId}/person': {
+        name: '王小明',
+        idNumber: '110101199003074477',
+        mobile: mobile(),
+      },
+      'POST /v1/accounts/auth/{flowId}/organization': {
+        method: 'legalSms',
+        organizeName: '不相符（矩阵）有限公司',
+        uscc: uscc(),
+        legalName: '李四',
+        legalIdNumber: '110101199003074477',
+        legalMobile: mobile(),
+      },
+      'POST /v1/accounts/auth/{flowId}/confirmCode': { code: '000000' },
+      'POST /v1/accounts/auth/{flowId}/confirmAmount': { amountCents: 1 },
+      'POST /v1/organizes/members': { mobile: mobile() },
+      'POST /v1/organizes/members/accounts': {},
+      'POST /v1/organizes/members/modify/{memberId}': { nickname: '法人' },
+      'POST /v1/organizes/membersPause': { memberId: fx.legalMemberId, pause: true },
+      'POST /v1/organizes/existOrganizeAccount': { mobile: mobile() },
+      'POST /v1/organizes/roles': { name: `矩阵${p}`, points: ['seal.view'] },
+      'POST /v1/organizes/roles/{roleCode}/modify': { name: '矩阵角色', points: ['seal.view'] },
+      'POST /v1/msgs/adminModify/send': { changeType: 'superAdmin' },
+      'POST /v1/msgs/adminModify/verify': { changeNo: fx.changeNo, code: '000000' },
+      'POST /v1/msgs/newAdmin/send': { changeNo: fx.changeNo, mobile: mobile() },
+      'POST /v1/msgs/newAdmin/verify': { changeNo: fx.changeNo, code: '000000' },
+      'POST /v1/organizes/authority/apply': { roles: ['signAdmin'], applyFileKey: fx.fileKey },
+      'POST /v1/organizes/authority/records': {},
+      'POST /v1/organizes/authority/{applyNo}/reject': { rejectReason: '矩阵' },
+      'POST /manage/api/v1/login': { username: 'nobody', password: 'wrong' },
+      'POST /manage/api/v1/queues/{queue}/{applicationId}/reject': { reason: '矩阵' },
+      'POST /v1/sso/beforeLogin': {},
+      'POST /v1/sso/checkMobile': { flowId: 'flw_placeholder', mobile: mobile(), code: '000000' },
+      'POST /v1/sso/agent/after/info': { flowId: 'flw_placeholder' },
+      'POST /v1/sso/agent/after/confirm': { flowId: 'flw_placeholder', organizeId: null },
+    };
+    return r.method === 'GET' ? undefined : (bodies[key(r)] ?? {});
+  }
+
+  it('answers every route for every principal as the table says', { timeout: 120_000 }, async () => {
+    for (const r of routes) {
+      const verdicts = {} as Record<Principal, Verdict>;
+      const codes = {} as Record<Principal, number | undefined>;
+      for (const p of PRINCIPALS) {
+        const res = await t.call(r.method as 'GET', urlOf(r), {
+          headers: await credentials(p),
+          body: bodyOf(r, p),
+        });
+        const code = typeof res.body?.code === 'number' ? res.body.code : undefined;
+        // The route itself must have answered, never the router's "no such route".
+        expect([key(r), p, code]).not.toEqual([key(r), p, 1009]);
+        codes[p] = code;
+        verdicts[p] = classify(code);
+      }
+      results.set(key(r), verdicts);
+      answers.set(key(r), codes);
+    }
+    if (process.env.PERMISSION_MATRIX_WRITE === '1') writeTable(routes, results);
+    if (process.env.PERMISSION_MATRIX_CODES === '1')
+      for (const r of routes) console.log(key(r), JSON.stringify(answers.get(key(r))));
+
+    const table = readTable();
+    // Every route has a row, and every row is a route.
+    expect([...table.keys()].sort()).toEqual(routes.map(key).sort());
+    const diff: string[] = [];
+    for (const r of routes)
+      for (const p of PRINCIPALS) {
+        const want = table.get(key(r))![p];
+        const got = results.get(key(r))![p];
+        if (want !== got)
+          diff.push(`${key(r)} as ${p}: table ${want}, server ${got} (code ${answers.get(key(r))![p]})`);
+      }
+    expect(diff).toEqual([]);
+  });
+
+  it("refuses another organisation's administrator on every route that acts on organisation A's objects", () => {
+    expect(results.size).toBe(routes.length);
+    for (const k of ORG_A_OBJECT_ROUTES) {
+      expect(results.has(k), k).toBe(true);
+      expect([k, results.get(k)!.otherOrgAdmin]).toEqual([k, 'deny']);
+    }
+  });
+
+  it('refuses anonymous callers on every route not marked public, with the login-first code', () => {
+    for (const r of routes) {
+      const k = key(r);
+      const expected = PUBLIC_ROUTES.has(k) ? 'allow' : 'deny';
+      if (PUBLIC_ROUTES.has(k) && answers.get(k)!.anonymous !== undefined && expected === 'allow') {
+        // A public route answers on its own terms, never with a session code.
+        expect([k, SESSION_CODES.has(answers.get(k)!.anonymous!)]).toEqual([k, false]);
+        continue;
+      }
+      expect([k, results.get(k)!.anonymous]).toEqual([k, expected]);
+      if (!PUBLIC_ROUTES.has(k))
+        expect([k, answers.get(k)!.anonymous]).toEqual([k, k.includes(' /manage/') ? 13001 : 102]);
+    }
+  });
+});
