@@ -152,7 +152,8 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('web shell in the browser (%s)', (
       .filter({ hasText: /退出|log out/i })
       .last();
     await expect.poll(() => warning.isVisible()).toBe(true);
-    expect(Math.round((await warning.boundingBox())?.width ?? 0)).toBe(440);
+    // Measured once the opening animation has finished (it scales the dialog up from a point).
+    await expect.poll(() => warning.boundingBox().then((b) => Math.round(b?.width ?? 0))).toBe(440);
     await page.keyboard.press('Escape');
     await page.mouse.click(10, 790);
     await page.waitForTimeout(400);

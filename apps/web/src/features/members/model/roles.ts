@@ -1,0 +1,44 @@
+import type { contracts } from '@openseal/core';
+
+/** Role rules the screens need, mirroring the server's checks (which decide anyway). */
+
+/** The two roles that move only through the SMS-confirmed change (same list as the core contract). */
+export const HOLDER_ROLES: typeof contracts.HOLDER_ROLES = ['legalPerson', 'superAdmin'];
+
+export function isHolderRole(code: string): boolean {
+  return (HOLDER_ROLES as readonly string[]).includes(code);
+}
+
+export interface RoleLike {
+  code: string;
+  name: string;
+  points: readonly string[];
+}
+
+/**
+ * Roles a caller may grant: never a holder role, and nothing that carries a point the caller lacks (no one
+ * raises anyone above themselves).
+ */
+export function grantableRoles<R extends RoleLike>(
+  roles: readonly R[],
+  callerPoints: readonly string[],
+): R[] {
+  const held = new Set(callerPoints);
+  return roles.filter((r) => !isHolderRole(r.code) && r.points.every((p) => held.has(p)));
+}
+
+/** The roles an edit may change: holder roles stay out of the choice (they are kept by the server). */
+export function editableRoleCodes(codes: readonly string[]): string[] {
+  return codes.filter((c) => !isHolderRole(c));
+}
+
+/** Colours of the member and application statuses. */
+export const STATUS_COLOUR: Record<string, string> = {
+  active: 'green',
+  paused: 'orange',
+  invited: 'blue',
+  pending: 'blue',
+  approved: 'green',
+  rejected: 'red',
+  withdrawn: 'default',
+};
