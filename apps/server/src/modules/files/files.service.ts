@@ -1,4 +1,5 @@
 import { AppError, LIMITS } from '@openseal/core';
+import { hasOrgPermission } from '../../lib/permissions';
 import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
 import { hmac, safeEqual } from '../../lib/secrets';
@@ -79,13 +80,21 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
     storeSystemFile: (db: Db, input: { bytes: Buffer; fileName: string; purpose: UploadPurpose }) =>
       store(db, { ...input, ownerPersonId: null, ownerOrgId: null }),
 
-    /** A time-limited download address, for the file's owner or its organisation only. */
+    /**
+     * A time-limited download address, for the file's uploader or its organisation. Materials (licences,
+     * authorisation letters, authority applications) carry identity data: inside the organisation only
+     * its administrators and reviewers may read another member's.
+     */
     async signedUrl(db: Db, ctx: AuthContext, fileKey: string, ttlSeconds: number) {
       const file = await repo.findFileObject(db, fileKey);
+      const sameOrg = !!file && file.owner_org_id !== null && file.owner_org_id === ctx.organizationId;
       const mayRead =
-        file &&
+        !!file &&
         (file.owner_person_id === ctx.personId ||
-          (file.owner_org_id !== null && file.owner_org_id === ctx.organizationId));
+          (sameOrg &&
+            (file.purpose !== 'material' ||
+              (await hasOrgPermission(db, ctx, 'member.manage')) ||
+              (await hasOrgPermission(db, ctx, 'authority.review')))));
       if (!file || !mayRead) throw new AppError('file.notFound');
       const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
       return {
