@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 
 // The API server owns these paths; in development the dev server forwards them to it. Matched as whole
 // path segments: a plain '/seal' prefix would also swallow the page /sealService.
-const API_PATHS = ['v1', 'seal', 'pki', 'ecmp', 'epmp', 'healthz', 'openapi.json', 'docs'];
+const API_PATHS = ['v1', 'seal', 'pki', 'ecmp', 'epmp', 'healthz', 'openapi.json', 'docs', 'manage/api'];
 const API_TARGET = 'http://localhost:8080';
 
 export default defineConfig({

@@ -208,6 +208,17 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   { path: '/manage/data-check-chart/generate', meta: { needLogin: true } },
 ];
 
+/**
+ * The operator console (an OpenSeal addition, not in the specification's routes.tsv): a separate app with
+ * its own login, header and session (`x-operator-token`), so it sits outside the user layout, guard and
+ * menus. The router renders these next to the user layout, not inside it.
+ */
+export type ConsolePageKey = 'manageLogin' | 'manageConsole';
+export const CONSOLE_ROUTES: readonly { path: string; page: ConsolePageKey }[] = [
+  { path: '/manage/login', page: 'manageLogin' },
+  { path: '/manage', page: 'manageConsole' },
+];
+
 /** Routes a phone is never sent away from (spec section 2: "except sealAuth"; login must stay reachable). */
 export const MOBILE_EXEMPT_PATHS: readonly string[] = ['/sealAuth', '/login'];
 export const MOBILE_BASE = '/h5';

@@ -6,7 +6,7 @@ import { SectionLayout } from './layout/section-layout';
 import { lazyPage } from './lazy-page';
 import type { PageProps, RouteHandle } from './page-props';
 import { RouteError } from './pages/route-error';
-import { ROUTES, type PageKey, type ResolvedRoute } from './route-table';
+import { CONSOLE_ROUTES, ROUTES, type ConsolePageKey, type PageKey, type ResolvedRoute } from './route-table';
 
 /** One lazily loaded chunk per page (spec section 9: split by route). */
 const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>>> = {
@@ -49,6 +49,16 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>>> = {
   ),
 };
 
+/** The operator console's pages (its own chunks, outside the user layout). */
+const CONSOLE_PAGES: Record<ConsolePageKey, LazyExoticComponent<ComponentType>> = {
+  manageLogin: lazyPage(() =>
+    import('../features/manage/pages/manage-login-page').then((m) => m.ManageLoginPage),
+  ),
+  manageConsole: lazyPage(() =>
+    import('../features/manage/pages/manage-console-page').then((m) => m.ManageConsolePage),
+  ),
+};
+
 const PluginRoutePage = lazyPage(() =>
   import('../features/plugin-routes/pages/plugin-route-page').then((m) => m.PluginRoutePage),
 );
@@ -81,8 +91,22 @@ function toRouteObject(route: ResolvedRoute): RouteObject {
   return { path: route.path, element: <PageHost route={route} />, handle };
 }
 
+function consoleRouteObject({ path, page }: (typeof CONSOLE_ROUTES)[number]): RouteObject {
+  const Page = CONSOLE_PAGES[page];
+  return {
+    path,
+    errorElement: <RouteError />,
+    element: (
+      <Suspense fallback={<PageLoading />}>
+        <Page />
+      </Suspense>
+    ),
+  };
+}
+
 export function buildRouteObjects(): RouteObject[] {
   return [
+    ...CONSOLE_ROUTES.map(consoleRouteObject),
     {
       element: <RootLayout />,
       errorElement: <RouteError />,

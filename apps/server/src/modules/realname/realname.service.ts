@@ -158,10 +158,16 @@ async function lockManual(trx: Db, applicationId: string): Promise<Application> 
 }
 
 /** Operator decision on a manual organisation real-name: the organisation becomes verified. */
-export async function approveManual(db: Db, applicationId: string, operatorId: string): Promise<void> {
-  await inTransaction(db, async (trx) => {
+export async function approveManual(
+  db: Db,
+  applicationId: string,
+  operatorId: string,
+): Promise<{ organizationId: string | null }> {
+  return inTransaction(db, async (trx) => {
     const app = await lockManual(trx, applicationId);
     await succeed(trx, app, { personId: null, operatorId, ip: null });
+    // The console files its audit record under the organisation concerned.
+    return { organizationId: app.organization_id };
   });
 }
 
@@ -171,12 +177,13 @@ export async function rejectManual(
   applicationId: string,
   operatorId: string,
   reason: string,
-): Promise<void> {
+): Promise<{ organizationId: string | null }> {
   const why = reason.trim();
   if (!why) throw new AppError('realName.rejectReasonRequired');
-  await inTransaction(db, async (trx) => {
+  return inTransaction(db, async (trx) => {
     const app = await lockManual(trx, applicationId);
     await move(trx, app, 'failure', { personId: null, operatorId, ip: null }, why.slice(0, 500));
+    return { organizationId: app.organization_id };
   });
 }
 

@@ -1,0 +1,291 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import { drawLogoPng } from '../apps/server/src/seed/logo';
+import { DIALECTS, openTestDatabase } from '../apps/server/test/harness';
+import {
+  ensureWebBuilt,
+  HAS_CHROMIUM,
+  launchChromium,
+  readSmsCode,
+  ROOT,
+  uniqueMobile,
+  uniqueOrgName,
+  uniqueUscc,
+  WEB_DIST,
+} from './support';
+
+/** A resident ID number with a valid GB 11643-1999 check character (sequence 999 is the sandbox's deny list). */
+function residentId(): string {
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const first17 = `33010619880512${String(100 + Math.floor(Math.random() * 800))}`;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * weights[i]!;
+  return first17 + '10X98765432'[sum % 11]!;
+}
+
+/** A one-page PDF, enough for the material check. */
+function tinyPdf(): Buffer {
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>',
+  ];
+  const stream = 'BT /F1 12 Tf 20 100 Td (authorisation) Tj ET';
+  objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+interface Envelope<T = Record<string, unknown>> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+/**
+ * The operator console in a real browser against the real server: a user submits a manual organisation
+ * real-name through the user API; the operator logs in at /manage/login, finds it in the real-name queue,
+ * approves it (and rejects a second one with a reason), the user's result turns to success, and the audit
+ * log shows the decisions. One screenshot per step under test-results/e2e/<dialect>/manage-*.png.
+ */
+describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in the browser (%s)', (dialect) => {
+  let app: FastifyInstance;
+  let dispose: () => Promise<void>;
+  let dataDir: string;
+  let base = '';
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const shots = join(ROOT, 'test-results', 'e2e', dialect);
+
+  const shot = (name: string) => page.screenshot({ path: join(shots, `manage-${name}.png`), fullPage: true });
+  const visible = (testId: string) => () => page.getByTestId(testId).first().isVisible();
+
+  async function api<T = Record<string, unknown>>(
+    method: 'GET' | 'POST',
+    path: string,
+    token: string | null,
+    body?: unknown,
+  ): Promise<Envelope<T>> {
+    const headers: Record<string, string> = { 'x-owner-switch': 'PROMOTE' };
+    if (token) headers['x-access-token'] = token;
+    let payload: string | FormData | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const res = await fetch(`${base}${path}`, { method, headers, body: payload ?? null });
+    return (await res.json()) as Envelope<T>;
+  }
+
+  async function upload(token: string, kind: 'licence' | 'authorisation', name: string, bytes: Buffer) {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)]), name);
+    const r = await api<{ fileKey: string }>('POST', `/v1/accounts/auth/material?kind=${kind}`, token, form);
+    expect(r.code, r.message).toBe(0);
+    return r.data.fileKey;
+  }
+
+  /** A new user, an organisation of theirs and a manual real-name application waiting for review. */
+  async function pendingManualApplication() {
+    const mobile = uniqueMobile();
+    const sentAt = Date.now() - 1_000;
+    expect((await api('POST', '/v1/msgs/loginRegister/send', null, { mobile })).code).toBe(0);
+    const code = await readSmsCode(base, mobile, sentAt);
+    const login = await api<{ accessToken: string }>('POST', '/v1/accounts/login', null, { mobile, code });
+    expect(login.code, login.message).toBe(0);
+    const orgName = uniqueOrgName();
+    const uscc = uniqueUscc();
+    const org = await api<{ accessToken: string; organizeId: string }>(
+      'POST',
+      '/v1/organizes/add',
+      login.data.accessToken,
+      { organizeName: orgName, uscc },
+    );
+    expect(org.code, org.message).toBe(0);
+    const token = org.data.accessToken;
+    const flow = await api<{ flowId: string }>('POST', '/v1/accounts/auth/flow', token, { organizeType: 1 });
+    expect(flow.code, flow.message).toBe(0);
+    const flowId = flow.data.flowId;
+    const licenceFileKey = await upload(token, 'licence', '营业执照.png', drawLogoPng(64));
+    const authorisationFileKey = await upload(token, 'authorisation', '授权书.pdf', tinyPdf());
+    const submitted = await api<{ step: string }>('POST', `/v1/accounts/auth/${flowId}/organization`, token, {
+      organizeName: orgName,
+      uscc,
+      legalName: '李四',
+      legalIdNumber: residentId(),
+      method: 'manual',
+      licenceFileKey,
+      authorisationFileKey,
+    });
+    expect(submitted.code, submitted.message).toBe(0);
+    expect(submitted.data.step).toBe('awaitingReview');
+    return { token, flowId, orgName, uscc, organizeId: org.data.organizeId };
+  }
+
+  const result = async (token: string, flowId: string) =>
+    (await api<{ status: string; reason: string | null }>('GET', `/v1/accounts/auth/${flowId}/result`, token))
+      .data;
+
+  let approveMe: Awaited<ReturnType<typeof pendingManualApplication>>;
+  let rejectMe: Awaited<ReturnType<typeof pendingManualApplication>>;
+
+  beforeAll(async () => {
+    ensureWebBuilt();
+    await mkdir(shots, { recursive: true });
+    dataDir = await mkdtemp(join(tmpdir(), 'openseal-e2e-'));
+    const database = await openTestDatabase(dialect);
+    dispose = database.dispose;
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      APP_SECRET: 'e2e-secret-0123456789-abcdefghijklmnopq',
+      LOG_LEVEL: 'silent',
+      WEB_DIST,
+      SMS_SANDBOX_DELAY_MS: '50',
+      SMS_RESEND_SECONDS: '0',
+      REALNAME_SANDBOX_DELAY_MS: '300',
+      RATE_LIMIT_LOGIN_PER_MINUTE: '10000',
+      RATE_LIMIT_SMS_PER_MINUTE: '10000',
+      RATE_LIMIT_GLOBAL_PER_MINUTE: '100000',
+    });
+    app = await buildApp({ config, database });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    base = `http://127.0.0.1:${port}`;
+
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+    page = await context.newPage();
+    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await app?.close();
+    await dispose?.();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('has two manual organisation real-name applications waiting for review (user API)', async () => {
+    approveMe = await pendingManualApplication();
+    rejectMe = await pendingManualApplication();
+    expect((await result(approveMe.token, approveMe.flowId)).status).toBe('pending');
+  });
+
+  it('sends an operator without a token to the console login, and shows a wrong password', async () => {
+    await page.goto(`${base}/manage`);
+    await page.waitForURL((url) => url.pathname === '/manage/login');
+    await expect.poll(visible('manage-login-username'), { timeout: 15_000 }).toBe(true);
+    // The console is not the user site: no user header.
+    expect(await page.getByTestId('app-header').count()).toBe(0);
+    await shot('01-login');
+    await page.getByTestId('manage-login-username').fill('admin');
+    await page.getByTestId('manage-login-password').fill('wrong-password');
+    await page.getByTestId('manage-login-submit').click();
+    await expect.poll(visible('manage-login-error')).toBe(true);
+    expect(await page.getByTestId('manage-login-error').textContent()).toContain('用户名或密码错误');
+    await shot('02-login-wrong-password');
+  });
+
+  it('logs the operator in and lists the application in the real-name queue', async () => {
+    await page.getByTestId('manage-login-password').fill('Operator1234');
+    await page.getByTestId('manage-login-submit').click();
+    await page.waitForURL((url) => url.pathname === '/manage');
+    await expect.poll(visible('manage-queue-realname'), { timeout: 15_000 }).toBe(true);
+    // Its own token, apart from the user's session.
+    expect(await page.evaluate("localStorage.getItem('operatorToken')")).toMatch(/\S/);
+    expect(await page.evaluate("localStorage.getItem('accessToken')")).toBeNull();
+    await expect
+      .poll(() => page.getByTestId('manage-operator-name').textContent(), { timeout: 10_000 })
+      .toMatch(/\S/);
+    const row = page.locator(`[data-testid="manage-queue-row"][data-id="${approveMe.flowId}"]`);
+    await expect.poll(() => row.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await row.textContent()).toContain(approveMe.orgName);
+    expect(await row.textContent()).toContain(approveMe.uscc);
+    // Settled: no loading overlay over the table.
+    const blur = page.locator('[data-testid="manage-queue-realname"] .ant-spin-blur');
+    await expect.poll(() => blur.count(), { timeout: 10_000 }).toBe(0);
+    await shot('03-realname-queue');
+  });
+
+  it('approves it; the user-side result answers success', async () => {
+    const row = page.locator(`[data-testid="manage-queue-row"][data-id="${approveMe.flowId}"]`);
+    await row.getByTestId('manage-approve').click();
+    await expect.poll(visible('manage-approve-confirm')).toBe(true);
+    await page.getByTestId('manage-approve-confirm').click();
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
+    await shot('04-approved');
+    await expect
+      .poll(async () => (await result(approveMe.token, approveMe.flowId)).status, { timeout: 15_000 })
+      .toBe('success');
+  });
+
+  it('rejects the other one only with a reason; the user sees the reason', async () => {
+    const row = page.locator(`[data-testid="manage-queue-row"][data-id="${rejectMe.flowId}"]`);
+    await expect.poll(() => row.isVisible(), { timeout: 15_000 }).toBe(true);
+    await row.getByTestId('manage-reject').click();
+    await expect.poll(visible('manage-reject-reason')).toBe(true);
+    expect(await page.getByTestId('manage-reject-confirm').isDisabled()).toBe(true);
+    await page.getByTestId('manage-reject-reason').fill('营业执照不清晰');
+    await expect.poll(() => page.getByTestId('manage-reject-confirm').isEnabled()).toBe(true);
+    await shot('05-reject-reason');
+    await page.getByTestId('manage-reject-confirm').click();
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
+    await expect
+      .poll(async () => (await result(rejectMe.token, rejectMe.flowId)).status, { timeout: 15_000 })
+      .toBe('failure');
+    expect((await result(rejectMe.token, rejectMe.flowId)).reason).toBe('营业执照不清晰');
+  });
+
+  it('opens the authority queue', async () => {
+    await page.getByTestId('manage-tab-authority').click();
+    await expect.poll(visible('manage-queue-authority'), { timeout: 15_000 }).toBe(true);
+    await shot('06-authority-queue');
+  });
+
+  it('shows the decisions in the audit log and filters by action prefix', async () => {
+    await page.getByTestId('manage-tab-audit').click();
+    await expect.poll(visible('manage-audit-table'), { timeout: 15_000 }).toBe(true);
+    const approved = page.locator(
+      `[data-testid="manage-audit-row"][data-action="operator.realname.approve"][data-target="${approveMe.flowId}"]`,
+    );
+    await expect.poll(() => approved.count(), { timeout: 15_000 }).toBe(1);
+    await page.getByTestId('manage-audit-action').fill('operator.realname');
+    await page.getByTestId('manage-audit-search').click();
+    const rows = page.getByTestId('manage-audit-row');
+    await expect
+      .poll(
+        async () => (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-action')))).sort(),
+        {
+          timeout: 15_000,
+        },
+      )
+      .toEqual(['operator.realname.approve', 'operator.realname.reject']);
+    await shot('07-audit-log');
+  });
+
+  it('logs out back to the console login; the console then asks for a login again', async () => {
+    await page.getByTestId('manage-logout').click();
+    await page.waitForURL((url) => url.pathname === '/manage/login');
+    expect(await page.evaluate("localStorage.getItem('operatorToken')")).toBeNull();
+    await page.goto(`${base}/manage`);
+    await page.waitForURL((url) => url.pathname === '/manage/login');
+  });
+});
