@@ -1,3 +1,7 @@
+import { createFilesService } from '../src/modules/files/files.service';
+import { createLocalBlobStore } from '../src/modules/files/file-store';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -376,6 +380,11 @@ describe.each(DIALECTS)('operator review queues [%s]', (dialect) => {
     await app.register(authPlugin, { sessions: createSessionService({ ttlHours: 1 }) });
     await app.register(operatorsRoutes, {
       appConfig: loadConfig({ LOG_LEVEL: 'silent' }),
+      files: createFilesService({
+        store: createLocalBlobStore(join(tmpdir(), 'openseal-operators-files')),
+        secret: 'operators-test-secret-0123456789abcdef',
+        fileSizeLimitMb: 20,
+      }),
       reviewQueues: fake.queues,
     });
     await app.ready();

@@ -388,6 +388,16 @@ describe.each(DIALECTS)('real name [%s]', (dialect) => {
       const queue = await console('GET', '/manage/api/v1/queues/realname?status=pending&page=1&size=100', op);
       expect(queue.body.code).toBe(0);
       expect(queue.body.data.list.map((x: { applicationId: string }) => x.applicationId)).toContain(o.flowId);
+      // The operator opens the applicant's licence through a short-lived address; the user token cannot.
+      const item = queue.body.data.list.find((x: { applicationId: string }) => x.applicationId === o.flowId);
+      const link = await console('GET', `/manage/api/v1/materials/${item.licenceFileKey}/url`, op);
+      expect(link.body.code).toBe(0);
+      const fileRes = await t.app.inject({ method: 'GET', url: link.body.data.url });
+      expect(fileRes.statusCode).toBe(200);
+      expect(fileRes.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+      expect(
+        (await console('GET', `/manage/api/v1/materials/${item.licenceFileKey}/url`, o.token)).body.code,
+      ).not.toBe(0);
       const approved = await console('POST', `/manage/api/v1/queues/realname/${o.flowId}/approve`, op);
       expect(approved.body.code).toBe(0);
       expect((await finalResult(o.token, o.flowId)).status).toBe('success');

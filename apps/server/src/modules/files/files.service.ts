@@ -103,6 +103,18 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
       };
     },
 
+    /** For the platform's reviewers (operators): a short-lived address of an applicant's material, any owner. */
+    async materialUrlForReviewer(db: Db, fileKey: string, ttlSeconds: number) {
+      const file = await repo.findFileObject(db, fileKey);
+      if (!file || file.purpose !== 'material') throw new AppError('file.notFound');
+      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+      return {
+        url: `/v1/file/download/${encodeURIComponent(fileKey)}?expires=${expires}&sig=${urlSignature(fileKey, expires)}`,
+        expiresAt: new Date(expires * 1000).toISOString(),
+        organizationId: file.owner_org_id,
+      };
+    },
+
     async download(db: Db, fileKey: string, expires: number, sig: string) {
       if (expires < Date.now() / 1000 || !safeEqual(sig, urlSignature(fileKey, expires)))
         throw new AppError('file.notFound');

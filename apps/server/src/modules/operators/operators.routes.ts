@@ -6,10 +6,12 @@ import { clientOf, responses } from '../../lib/route-kit';
 import type { ModuleDeps } from '../module-deps';
 import { createAuditViewerService } from './audit-viewer.service';
 import { requireOperator, useOperatorAuth } from './operator-auth';
-import { createOperatorsService } from './operators.service';
+import { createOperatorsService, operatorAuditDetail } from './operators.service';
+import { recordAudit } from '../audit/audit.repository';
+import { z } from 'zod';
 import { createReviewService, type ReviewQueues } from './review-queues';
 
-export type OperatorsRoutesOptions = Pick<ModuleDeps, 'appConfig'> & {
+export type OperatorsRoutesOptions = Pick<ModuleDeps, 'appConfig' | 'files'> & {
   /** The real-name and members services' queue functions; without them the queue routes answer 13007. */
   reviewQueues?: ReviewQueues | undefined;
 };
@@ -82,6 +84,36 @@ export default async function operatorsRoutes(
         },
       },
       async (req) => ok(operators.me(requireOperator(req)), req.lang),
+    );
+
+    r.get(
+      '/manage/api/v1/materials/:fileKey/url',
+      {
+        schema: {
+          tags,
+          summary:
+            "A five-minute download address of an applicant's material (licence, letter, application file)",
+          security,
+          description,
+          params: z.object({ fileKey: z.string().min(1).max(128) }),
+          response: responses(c.fileUrlResponse),
+        },
+      },
+      async (req) => {
+        const op = requireOperator(req);
+        const link = await deps.files.materialUrlForReviewer(scope.db, req.params.fileKey, 300);
+        // Reading an applicant's identity documents is itself an act worth a record.
+        await recordAudit(scope.db, {
+          actorPersonId: null,
+          organizationId: link.organizationId,
+          action: 'operator.material.view',
+          targetType: 'file',
+          targetId: req.params.fileKey,
+          ip: clientOf(req).ip,
+          detail: operatorAuditDetail(op.operatorId, clientOf(req)),
+        });
+        return ok({ url: link.url, expiresAt: link.expiresAt }, req.lang);
+      },
     );
 
     r.get(

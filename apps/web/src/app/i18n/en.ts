@@ -417,6 +417,7 @@ export const en: Messages = {
     changeConfirmed: 'Organisation information updated',
   },
   manage: {
+    openMaterial: 'Open',
     title: 'Operator console',
     loginTitle: 'Log in - Operator console',
     loginSubtitle: 'For platform operators only',

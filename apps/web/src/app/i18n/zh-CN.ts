@@ -405,6 +405,7 @@ export const zhCN = {
     changeConfirmed: '企业信息已更新',
   },
   manage: {
+    openMaterial: '查看',
     title: '运营管理后台',
     loginTitle: '登录 - 运营管理后台',
     loginSubtitle: '仅限平台运营人员使用',

@@ -100,3 +100,8 @@ export function reject(queue: ReviewQueueName, applicationId: string, reason: st
 export function listAuditLogs(query: Record<string, string | number>): Promise<AuditLogPage> {
   return call('GET', '/audit-logs', { query });
 }
+
+/** A five-minute address of an applicant's material; the server records that the operator opened it. */
+export function materialUrl(fileKey: string): Promise<{ url: string; expiresAt: string }> {
+  return call('GET', `/materials/${encodeURIComponent(fileKey)}/url`);
+}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import {
   approve,
   listQueue,
+  materialUrl,
   reject,
   type ReviewQueueName,
   type ReviewQueueStatus,
@@ -112,12 +113,10 @@ export function ReviewQueue({ queue }: { queue: ReviewQueueName }) {
             render: (_, r) => (
               <Space orientation="vertical" size={2}>
                 <span data-testid="manage-material-licence" title={str(r.licenceFileKey)}>
-                  {t('manage.licence')}:{' '}
-                  <Typography.Text code>{str(r.licenceFileKey) || '-'}</Typography.Text>
+                  {t('manage.licence')}: <MaterialLink fileKey={str(r.licenceFileKey)} />
                 </span>
                 <span data-testid="manage-material-authorisation" title={str(r.authorisationFileKey)}>
-                  {t('manage.authorisation')}:{' '}
-                  <Typography.Text code>{str(r.authorisationFileKey) || '-'}</Typography.Text>
+                  {t('manage.authorisation')}: <MaterialLink fileKey={str(r.authorisationFileKey)} />
                 </span>
               </Space>
             ),
@@ -148,7 +147,7 @@ export function ReviewQueue({ queue }: { queue: ReviewQueueName }) {
             dataIndex: 'applyFileKey',
             render: (v) => (
               <span data-testid="manage-material-apply" title={str(v)}>
-                <Typography.Text code>{str(v) || '-'}</Typography.Text>
+                <MaterialLink fileKey={str(v)} />
               </span>
             ),
           },
@@ -276,5 +275,35 @@ export function ReviewQueue({ queue }: { queue: ReviewQueueName }) {
         />
       </Modal>
     </div>
+  );
+}
+
+/** Opens an applicant's material in a new tab through a short-lived address (the opening is audited). */
+function MaterialLink({ fileKey }: { fileKey: string }) {
+  const { t } = useTranslation();
+  const onFailure = useOperatorFailure();
+  if (!fileKey) return <>-</>;
+  const open = async () => {
+    // Open the tab first: browsers block a window opened after an await.
+    const tab = window.open('about:blank', '_blank');
+    try {
+      const { url } = await materialUrl(fileKey);
+      if (tab) tab.location.href = url;
+      else window.location.assign(url);
+    } catch (e) {
+      tab?.close();
+      onFailure(e);
+    }
+  };
+  return (
+    <Button
+      type="link"
+      size="small"
+      onClick={() => void open()}
+      data-testid="manage-material-open"
+      data-file-key={fileKey}
+    >
+      {t('manage.openMaterial')}
+    </Button>
   );
 }
