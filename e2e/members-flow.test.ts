@@ -1,14 +1,9 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { maskPhone } from '@openseal/core';
-import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
-import { DIALECTS, openTestDatabase } from '../apps/server/test/harness';
+import { DIALECTS } from '../apps/server/test/harness';
 import {
   ensureWebBuilt,
   HAS_CHROMIUM,
@@ -18,7 +13,8 @@ import {
   uniqueMobile,
   uniqueOrgName,
   uniqueUscc,
-  WEB_DIST,
+  startE2eServer,
+  type E2eServer,
 } from './support';
 
 /**
@@ -34,9 +30,7 @@ const MOTION = ['zoom', 'fade', 'move-up', 'slide-up']
   .join(', ');
 
 describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('member invitation in the browser (%s)', (dialect) => {
-  let app: FastifyInstance;
-  let dispose: () => Promise<void>;
-  let dataDir: string;
+  let server: E2eServer;
   let base = '';
   let browser: Browser;
   let adminContext: BrowserContext;
@@ -98,24 +92,8 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('member invitation in the browser 
   beforeAll(async () => {
     ensureWebBuilt();
     await mkdir(shots, { recursive: true });
-    dataDir = await mkdtemp(join(tmpdir(), 'openseal-e2e-'));
-    const database = await openTestDatabase(dialect);
-    dispose = database.dispose;
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      APP_SECRET: 'e2e-secret-0123456789-abcdefghijklmnopq',
-      LOG_LEVEL: 'silent',
-      WEB_DIST,
-      SMS_SANDBOX_DELAY_MS: '50',
-      SMS_RESEND_SECONDS: '0',
-      RATE_LIMIT_LOGIN_PER_MINUTE: '10000',
-      RATE_LIMIT_SMS_PER_MINUTE: '10000',
-      RATE_LIMIT_GLOBAL_PER_MINUTE: '100000',
-    });
-    app = await buildApp({ config, database });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    base = `http://127.0.0.1:${port}`;
+    server = await startE2eServer(dialect);
+    ({ base } = server);
 
     browser = await launchChromium();
     adminContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
@@ -130,9 +108,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('member invitation in the browser 
     await adminContext?.close();
     await inviteeContext?.close();
     await browser?.close();
-    await app?.close();
-    await dispose?.();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it('a new user logs in and creates an organisation, becoming its super administrator', async () => {

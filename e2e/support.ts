@@ -1,9 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { usccCheckChar } from '@openseal/core';
 import { chromium, type Browser } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import type { DialectName } from '@openseal/db';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import { openTestDatabase } from '../apps/server/test/harness';
 
 /** Helpers for the browser tests: the built web app, Chromium, unique test data. */
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -68,4 +76,45 @@ export async function readSmsCode(base: string, mobile: string, since = 0): Prom
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no SMS code arrived for ${mobile}`);
+}
+
+/** The real server on a random loopback port, on a fresh database of the dialect, with limits lifted for tests. */
+export interface E2eServer {
+  app: FastifyInstance;
+  base: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startE2eServer(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+): Promise<E2eServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'openseal-e2e-'));
+  const database = await openTestDatabase(dialect);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    APP_SECRET: 'e2e-secret-0123456789-abcdefghijklmnopq',
+    LOG_LEVEL: 'silent',
+    WEB_DIST,
+    SMS_SANDBOX_DELAY_MS: '50',
+    SMS_RESEND_SECONDS: '0',
+    RATE_LIMIT_LOGIN_PER_MINUTE: '10000',
+    RATE_LIMIT_SMS_PER_MINUTE: '10000',
+    RATE_LIMIT_GLOBAL_PER_MINUTE: '100000',
+    ...env,
+  });
+  const app = await buildApp({ config, database });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    app,
+    base: `http://127.0.0.1:${port}`,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.dispose();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
