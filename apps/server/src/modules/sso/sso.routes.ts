@@ -12,11 +12,6 @@ import { createSsoService, FLOW_TTL_MS } from './sso.service';
 /** Binds a flow to the browser that started it, so a leaked flowId or callback address is worthless. */
 export const SSO_COOKIE = 'openseal_sso';
 
-/** The provider settings (SSO_* settings); single sign-on is off while issuer or client id is missing. */
-export function ssoSettings(appConfig: ModuleDeps['appConfig']): SsoSettings | null {
-  return appConfig.sso;
-}
-
 function bindingOf(req: FastifyRequest): string | null {
   const header = req.headers.cookie;
   if (!header) return null;
@@ -38,7 +33,8 @@ function setBinding(req: FastifyRequest, reply: FastifyReply, binding: string) {
 
 /** Single sign-on as an OpenID Connect relying party (authorization code + PKCE, state and nonce). */
 export default async function ssoRoutes(app: FastifyInstance, deps: ModuleDeps): Promise<void> {
-  const settings = ssoSettings(deps.appConfig);
+  // SSO_* settings; single sign-on is off (14001) while issuer or client id is missing.
+  const settings: SsoSettings | null = deps.appConfig.sso;
   const sso = createSsoService({
     relyingParty: settings ? createRelyingParty(settings) : null,
     sessions: deps.sessions,
