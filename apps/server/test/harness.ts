@@ -10,9 +10,10 @@ import {
   type DialectName,
 } from '@openseal/db';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { usccCheckChar } from '@openseal/core';
+import { REAL_NAME_STATUS, usccCheckChar } from '@openseal/core';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import { hashToken } from '../src/lib/secrets';
 
 /** Every suite runs on embedded PGlite, and on PostgreSQL too when DATABASE_URL is set. */
 export const DIALECTS: DialectName[] = [
@@ -67,6 +68,11 @@ export interface TestApp {
   loginBySms(mobile: string): Promise<string>;
   loginByPassword(mobile: string, password: string): Promise<string>;
   smsCode(mobile: string): Promise<string>;
+  /**
+   * Fixture: marks the token's person, and its organisation in an organisation space, as real-named,
+   * for tests of functions that come after the real-name flows (those flows have tests of their own).
+   */
+  markRealNamed(token: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -138,6 +144,25 @@ export async function startTestApp(dialect: DialectName, env: Record<string, str
     return r.body.data.accessToken;
   }
 
+  async function markRealNamed(token: string): Promise<void> {
+    const row = await database.db
+      .selectFrom('sessions')
+      .select(['person_id', 'organization_id'])
+      .where('token_hash', '=', hashToken(token))
+      .executeTakeFirstOrThrow();
+    await database.db
+      .updateTable('persons')
+      .set({ real_name_status: REAL_NAME_STATUS.verified })
+      .where('id', '=', row.person_id)
+      .execute();
+    if (row.organization_id)
+      await database.db
+        .updateTable('organizations')
+        .set({ real_name_status: REAL_NAME_STATUS.verified })
+        .where('id', '=', row.organization_id)
+        .execute();
+  }
+
   return {
     app,
     db: database.db,
@@ -146,6 +171,7 @@ export async function startTestApp(dialect: DialectName, env: Record<string, str
     smsCode,
     loginBySms,
     loginByPassword,
+    markRealNamed,
     close: async () => {
       await app.close();
       await database.dispose();
@@ -166,4 +192,13 @@ export function uscc(): string {
   // 2 register characters, 6 region digits, 9 body characters (hex is inside the alphabet), check character.
   const first17 = `9133${String(Math.floor(Math.random() * 1e4)).padStart(4, '0')}MA${randomBytes(4).toString('hex').toUpperCase().slice(0, 7)}`;
   return first17 + usccCheckChar(first17);
+}
+
+/** A resident ID number with a valid GB 11643-1999 check character; sequence `999` is on the sandbox deny list. */
+export function residentId(sequence = String(100 + Math.floor(Math.random() * 800))): string {
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const first17 = `11010119900307${sequence}`;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * weights[i]!;
+  return first17 + '10X98765432'[sum % 11];
 }

@@ -58,6 +58,16 @@ export function requireOrg(ctx: AuthContext): OrgContext {
   return ctx as OrgContext;
 }
 
+/**
+ * Real name first (spec section 6): the platform's functions (seals, signing, the open platform) serve
+ * only a real-named person, and in an organisation space only a real-named organisation. The user centre,
+ * where real names are proven and members managed, stays open. Answers -999, on which the web app shows
+ * its "verify first" dialog.
+ */
+export function requireRealName(ctx: AuthContext): void {
+  if (!ctx.realName.person || ctx.realName.organization === false) throw new AppError('realName.required');
+}
+
 export async function hasOrgPermission(db: Db, ctx: AuthContext, point: Point): Promise<boolean> {
   if (!ctx.organizationId) return false;
   return (await callerPoints(db, ctx)).has(point);

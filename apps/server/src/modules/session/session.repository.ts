@@ -50,6 +50,8 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string) {
       'm.status as member_status',
       'm.roles as member_roles',
       'o.deleted_at as org_deleted_at',
+      'p.real_name_status as person_real_name_status',
+      'o.real_name_status as org_real_name_status',
     ])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();

@@ -1,4 +1,4 @@
-import { AppError, IDENTITY, type IdentityType } from '@openseal/core';
+import { AppError, IDENTITY, REAL_NAME_STATUS, type IdentityType } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
 import { hashToken, newToken } from '../../lib/secrets';
@@ -15,6 +15,11 @@ export interface AuthContext {
   /** The id of the current space: the person id, or the organisation id. */
   accountId: string;
   expiresAt: Date;
+  /**
+   * Real-name state read with the session on every request: the person's own, and the current
+   * organisation's (null in the personal space). Functions refuse unverified callers (spec section 6).
+   */
+  realName: { person: boolean; organization: boolean | null };
 }
 
 export interface IssuedToken {
@@ -82,6 +87,10 @@ export function createSessionService(deps: { ttlHours: number }) {
         identityType: row.organization_id ? IDENTITY.organization : IDENTITY.person,
         accountId: row.organization_id ?? row.person_id,
         expiresAt: row.expires_at,
+        realName: {
+          person: row.person_real_name_status === REAL_NAME_STATUS.verified,
+          organization: row.organization_id ? row.org_real_name_status === REAL_NAME_STATUS.verified : null,
+        },
       };
     },
 
