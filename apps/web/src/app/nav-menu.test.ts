@@ -36,6 +36,11 @@ describe('top navigation', () => {
     expect(topNavTarget(item('freeContract'), false)).toBe('/login?redirect=%2FfreeContract');
     expect(topNavTarget(item('sealService'), true)).toBe('/sealService');
     expect(topNavTarget(item('verifySign'), false)).toBe('/verifySign');
+    // Logged in but not real-named: the functions ask for a real name first; public pages open.
+    expect(topNavTarget(item('sealService'), true, false)).toEqual({ realNameRequired: true });
+    expect(topNavTarget(item('signService'), true, false)).toEqual({ realNameRequired: true });
+    expect(topNavTarget(item('verifySign'), true, false)).toBe('/verifySign');
+    expect(topNavTarget(item('sealService'), true, true)).toBe('/sealService');
   });
 });
 

@@ -36,9 +36,18 @@ export function visibleTopNav(ctx: NavContext, items: readonly TopNavItem[] = TO
   });
 }
 
-/** Where a click on a top-navigation item goes. */
-export function topNavTarget(item: TopNavItem, isLoggedIn: boolean): string {
+/**
+ * Where a click on a top-navigation item goes: login first when logged out; the "verify your real name
+ * first" dialog when the current space (the person, and the organisation in an organisation space) is not
+ * real-named, since the server refuses its functions (-999, spec section 6); else the item's page.
+ */
+export function topNavTarget(
+  item: TopNavItem,
+  isLoggedIn: boolean,
+  isRealNamed = true,
+): string | { realNameRequired: true } {
   if (item.protected && !isLoggedIn) return `/login?redirect=${encodeURIComponent(item.path)}`;
+  if (item.protected && !isRealNamed) return { realNameRequired: true };
   return item.path;
 }
 

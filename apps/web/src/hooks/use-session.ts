@@ -47,3 +47,10 @@ export function identityOf(info: AccountInfo | undefined): 1 | 2 | null {
   if (!info) return null;
   return info.userInfoOrg ? 1 : info.identityType;
 }
+
+/** The current space is real-named: the person, and the organisation in an organisation space. */
+export function isSpaceRealNamed(info: AccountInfo | undefined): boolean {
+  if (!info) return false;
+  const personOk = info.userInfoPerson.hasRealName;
+  return info.userInfoOrg ? personOk && info.userInfoOrg.hasRealName : personOk;
+}

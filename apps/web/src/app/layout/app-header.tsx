@@ -3,8 +3,9 @@ import { Button, Layout, Menu } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { identityOf, useAccountInfo } from '../../hooks/use-session';
+import { identityOf, isSpaceRealNamed, useAccountInfo } from '../../hooks/use-session';
 import { useSystemConfig } from '../../hooks/use-system-config';
+import { emitRealNameRequired } from '../../lib/events';
 import { loginAddress } from '../../lib/navigation';
 import type { NavKey } from '../../lib/system-config';
 import { topNavTarget, visibleTopNav } from '../nav-menu';
@@ -44,7 +45,10 @@ export function AppHeader({ activeTab }: { activeTab: NavKey | null }) {
           }))}
           onClick={({ key }) => {
             const item = items.find((i) => i.key === key);
-            if (item) void navigate(topNavTarget(item, account.isLoggedIn));
+            if (!item) return;
+            const target = topNavTarget(item, account.isLoggedIn, isSpaceRealNamed(account.data));
+            if (typeof target === 'string') void navigate(target);
+            else emitRealNameRequired();
           }}
         />
         <div className="os-header__tools">
