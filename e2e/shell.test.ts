@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { DIALECTS, openTestDatabase } from '../apps/server/test/harness';
-import { ensureWebBuilt, HAS_CHROMIUM, launchChromium, ROOT, WEB_DIST } from './support';
+import {
+  ensureWebBuilt,
+  HAS_CHROMIUM,
+  launchChromium,
+  loginByApi,
+  ROOT,
+  uniqueMobile,
+  WEB_DIST,
+} from './support';
 
 /**
  * The web shell's rules of spec sections 2, 8 and 9 in a real browser: unknown paths and plugin routes,
@@ -94,6 +102,25 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('web shell in the browser (%s)', (
     await page.getByTestId('nav-sealService').click();
     await page.waitForURL(/\/login/);
     expect(new URL(page.url()).searchParams.get('redirect')).toContain('/sealService');
+    await page.context().close();
+  });
+
+  it('tells a signed-in user without a real name to verify first, and leads to the real-name page', async () => {
+    const token = await loginByApi(base, uniqueMobile());
+    const page = await freshPage();
+    await page.addInitScript(`localStorage.setItem('accessToken', ${JSON.stringify(token)})`);
+    await page.goto(`${base}/`);
+    await dismissAnnouncement(page);
+    await expect.poll(() => page.getByTestId('user-dropdown').isVisible(), { timeout: 15_000 }).toBe(true);
+    await page.getByTestId('nav-sealService').click();
+    const dialog = page.getByTestId('realname-required-dialog-body');
+    await expect.poll(() => dialog.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/');
+    // The dialog zooms in: wait for the animation to end so the picture is the settled dialog.
+    await expect.poll(() => page.locator('.ant-zoom-enter, .ant-zoom-appear').count()).toBe(0);
+    await page.screenshot({ path: join(shots, 'realname-required.png') });
+    await page.getByTestId('realname-required-dialog-confirm').click();
+    await page.waitForURL(/\/userCenter\/infoPersonal\/realName/);
     await page.context().close();
   });
 
