@@ -327,6 +327,45 @@ describe.each(DIALECTS)('members, roles and authority [%s]', (dialect) => {
       );
     });
 
+    it('a custom role promised to an invitation is in use, and a deleted role is never granted by an application', async () => {
+      const a = await newOrg();
+      const role = async (name: string) => {
+        const r = await post('/v1/organizes/roles', a.token, { name, points: ['seal.view', 'sign.view'] });
+        expect(r.body.code).toBe(0);
+        return r.body.data.code as string;
+      };
+      // An unregistered mobile becomes an invitation holding the role until that person first logs in.
+      const invited = await role('邀请专员');
+      const invitee = mobile();
+      const invite = await post('/v1/organizes/members', a.token, { mobile: invitee, roles: [invited] });
+      expect(invite.body.data.status).toBe('invited');
+      expect((await post(`/v1/organizes/roles/${invited}/delete`, a.token)).body.code).toBe(3114);
+      // Accepted, the invitation's role is a real one with its points and name.
+      const inside = await t.loginBySms(invitee);
+      const entered = await post('/v1/organizes/handover/login', inside, { type: 1, organizeId: a.orgId });
+      expect((await get('/v1/permissions', entered.body.data.accessToken)).body.data.roles).toEqual([
+        { code: invited, name: '邀请专员' },
+      ]);
+
+      // Deleted while an application for it waits: approving it grants nothing and says why.
+      const applied = await role('申请专员');
+      const m = await addMember(a.token, a.orgId);
+      const apply = await post('/v1/organizes/authority/apply', m.token, {
+        roles: [applied],
+        applyFileKey: await uploadPdf(m.token),
+      });
+      expect(apply.body.code).toBe(0);
+      expect((await post(`/v1/organizes/roles/${applied}/delete`, a.token)).body.code).toBe(0);
+      const approve = await post(`/v1/organizes/authority/${apply.body.data.applyNo}/approve`, a.token);
+      expect(approve.body.code).toBe(3110);
+      expect((await get('/v1/permissions', m.token)).body.data.roles).toEqual([
+        { code: 'staff', name: '员工' },
+      ]);
+      expect(
+        (await get(`/v1/organizes/authority/${apply.body.data.applyNo}`, a.token)).body.data.applyStatus,
+      ).toBe('pending');
+    });
+
     it('scene permission for a person is always allowed; unknown scenes are refused', async () => {
       const person = await t.loginBySms(mobile());
       for (const scene of Object.keys(contracts.PERMISSION_SCENES)) {

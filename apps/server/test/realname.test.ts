@@ -316,7 +316,10 @@ describe.each(DIALECTS)('real name [%s]', (dialect) => {
       expect((await amount(w, f2, p.token)).body.code).toBe(4106);
       expect((await amount(w, f2, p.token)).body.code).toBe(4106);
       expect((await amount(w, f2, p.token)).body.code).toBe(4107);
-      expect((await finalResult(p.token, f2)).status).toBe('failure');
+      expect(await finalResult(p.token, f2)).toMatchObject({
+        status: 'failure',
+        reason: 'realName.amountTooMany',
+      });
       expect(await orgStatus(p.orgId)).toBe(0);
     });
 

@@ -125,6 +125,11 @@ export function createAuthorityService(deps: {
           (await repo.membersWithRole(trx, a.organization_id, 'superAdmin')).length
         )
           throw new AppError('member.roleNotAssignable');
+        // A custom role deleted since the application was made is granted to no one.
+        const custom = await repo.listCustomRoles(trx, a.organization_id);
+        for (const r of a.roles)
+          if (!Object.hasOwn(contracts.BUILTIN_ROLE_POINTS, r) && !custom.some((c) => c.code === r))
+            throw new AppError('role.notFound');
         await repo.lockMembers(trx, a.organization_id, [a.member_id]);
         const member = await repo.rolesOf(trx, a.member_id);
         if (!member || member.status !== 'active') throw new AppError('member.notFound');

@@ -100,6 +100,22 @@ export async function countMembersWithRole(db: Db, organizationId: string, role:
   return Number(r.n);
 }
 
+/** Pending invitations that will hand out the role when their person first logs in. */
+export async function countPendingInvitesWithRole(
+  db: Db,
+  organizationId: string,
+  role: string,
+): Promise<number> {
+  const r = await db
+    .selectFrom('member_invites')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'pending')
+    .where((eb) => eb(eb.val(role), '=', eb.fn.any('roles')))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 /** Adds a person to an organisation, or brings back a removed membership (one row per pair). */
 export async function upsertMember(
   db: Db,

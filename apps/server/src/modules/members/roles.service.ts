@@ -152,7 +152,11 @@ export function createRolesService() {
       const org = await requireOrgPermission(db, ctx, 'role.manage');
       await db.transaction().execute(async (trx) => {
         const role = await loadCustom(trx, org.organizationId, code);
-        if ((await repo.countMembersWithRole(trx, org.organizationId, code)) > 0)
+        // An invitation holds its roles too: deleting one under it would hand out a role that no longer exists.
+        if (
+          (await repo.countMembersWithRole(trx, org.organizationId, code)) > 0 ||
+          (await repo.countPendingInvitesWithRole(trx, org.organizationId, code)) > 0
+        )
           throw new AppError('role.inUse');
         await repo.softDeleteRole(trx, role.id);
         await recordAudit(trx, {

@@ -18,14 +18,19 @@ export function createOrganizesService() {
       repo.findMembership(db, personId, organizationId),
     findLive: (db: Db, organizationId: string) => repo.findLiveOrg(db, organizationId),
 
-    /** Section 5 duplicate checks: true when the value is taken (the same rule `create` applies). */
+    /**
+     * Section 5 duplicate checks: true when the value is taken. An organisation without a valid super
+     * administrator is not taken but claimable (creation answers status 1 and leads into real-name), so
+     * neither its name nor its credit code blocks the form.
+     */
     async isTaken(
       db: Db,
       q: { organizeName?: string | undefined; uscc?: string | undefined },
     ): Promise<boolean> {
-      if (q.organizeName !== undefined)
-        return (await repo.findLiveOrgBy(db, 'name', q.organizeName.trim())) !== undefined;
-      const org = await repo.findLiveOrgBy(db, 'uscc', (q.uscc ?? '').trim());
+      const org =
+        q.organizeName !== undefined
+          ? await repo.findLiveOrgBy(db, 'name', q.organizeName.trim())
+          : await repo.findLiveOrgBy(db, 'uscc', (q.uscc ?? '').trim());
       return org !== undefined && (await repo.hasActiveSuperAdmin(db, org.id));
     },
 

@@ -520,9 +520,10 @@ export function createRealnameService(deps: {
       if (!safeEqual(amountHash(app.id, amountCents), app.amount_hash)) {
         const attempts = await repo.bumpAmountAttempts(db, app.id);
         if (attempts < MAX_AMOUNT_ATTEMPTS) throw new AppError('realName.amountWrong');
+        // The reason is the catalogue key, so the applicant reads it in their own language.
         await db
           .transaction()
-          .execute((trx) => move(trx, { ...app }, 'failure', actor, 'micro-payment amount wrong 3 times'));
+          .execute((trx) => move(trx, { ...app }, 'failure', actor, 'realName.amountTooMany'));
         throw new AppError('realName.amountTooMany');
       }
       await db.transaction().execute((trx) => move(trx, app, 'verifying', actor, null));
