@@ -3,7 +3,13 @@ export const MOBILE_MAX_WIDTH = 768;
 const MOBILE_UA = /Android|webOS|iPhone|iPod|BlackBerry|IEMobile|Opera Mini|Mobile|HarmonyOS/i;
 const TABLET_UA = /iPad|Tablet/i;
 
+/**
+ * Narrower than any real phone: a window reports such widths only transiently (while it is being created,
+ * resized or captured), and acting on them would send a desktop browser to the mobile pages mid-session.
+ */
+export const MIN_REAL_WIDTH = 240;
+
 export function isMobileClient(viewportWidth: number, userAgent: string): boolean {
-  if (viewportWidth > 0 && viewportWidth <= MOBILE_MAX_WIDTH) return true;
+  if (viewportWidth >= MIN_REAL_WIDTH && viewportWidth <= MOBILE_MAX_WIDTH) return true;
   return MOBILE_UA.test(userAgent) && !TABLET_UA.test(userAgent);
 }

@@ -4,6 +4,13 @@ import { getLanguage } from '../../lib/language';
 import { en } from './en';
 import { routeTitleResources } from './route-titles';
 import { zhCN } from './zh-CN';
+import * as membersMessages from '../../features/members/i18n';
+import * as realnameMessages from '../../features/realname/i18n';
+import * as ssoMessages from '../../features/sso/i18n';
+import * as sealsMessages from '../../features/seals/i18n';
+
+/** Features that keep their messages in their own `i18n.ts`. */
+const FEATURE_MESSAGES = [membersMessages, realnameMessages, ssoMessages, sealsMessages];
 
 /** i18next set-up: zh-CN by default, English available; titles of routes live in the `route` namespace. */
 export const i18n = i18next.createInstance();
@@ -15,8 +22,14 @@ void i18n.use(initReactI18next).init({
   defaultNS: 'translation',
   ns: ['translation', 'route'],
   resources: {
-    'zh-CN': { translation: zhCN, route: routeTitleResources(0) },
-    en: { translation: en, route: routeTitleResources(1) },
+    'zh-CN': {
+      translation: Object.assign({}, zhCN, ...FEATURE_MESSAGES.map((m) => m.zhCN)),
+      route: routeTitleResources(0),
+    },
+    en: {
+      translation: Object.assign({}, en, ...FEATURE_MESSAGES.map((m) => m.en)),
+      route: routeTitleResources(1),
+    },
   },
   interpolation: { escapeValue: false },
   returnNull: false,
