@@ -2,13 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { usccCheckChar } from '@openseal/core';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
-import type { DialectName } from '@openseal/db';
+import type { Db, DialectName } from '@openseal/db';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { openTestDatabase } from '../apps/server/test/harness';
@@ -61,6 +62,27 @@ export function uniqueOrgName(): string {
   return `浙江测试科技有限公司${randomInt(100000, 999999)}`;
 }
 
+/**
+ * A valid credit code in the sandbox registry's "changed" range (region digits 999999): once such an
+ * organisation is real-named, the registry reports a new name and legal representative for it.
+ */
+export function changedRegistryUscc(): string {
+  const body = randomBytes(4).toString('hex').toUpperCase().slice(0, 7);
+  const first17 = `91999999MA${body}`;
+  const check = usccCheckChar(first17);
+  if (!check) throw new Error(`bad credit code body ${first17}`);
+  return first17 + check;
+}
+
+/** A resident ID number with a valid GB 11643-1999 check character; sequence `999` is the sandbox's deny list. */
+export function uniqueResidentId(sequence = String(randomInt(100, 900))): string {
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const first17 = `33010619880512${sequence}`;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * weights[i]!;
+  return first17 + '10X98765432'[sum % 11]!;
+}
+
 interface SmsMessage {
   code: string | null;
   createdAt: string;
@@ -78,17 +100,30 @@ export async function readSmsCode(base: string, mobile: string, since = 0): Prom
   throw new Error(`no SMS code arrived for ${mobile}`);
 }
 
+/** A loopback port free right now, for a server whose settings must name its address before it listens. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((res) => probe.listen(0, '127.0.0.1', res));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((res) => probe.close(() => res()));
+  return port;
+}
+
 /** The real server on a random loopback port, on a fresh database of the dialect, with limits lifted for tests. */
 export interface E2eServer {
   app: FastifyInstance;
   base: string;
   dataDir: string;
+  /** The server's database, for fixtures the API cannot make (as the server tests' harness does). */
+  db: Db;
   close(): Promise<void>;
 }
 
 export async function startE2eServer(
   dialect: DialectName,
   env: Record<string, string> = {},
+  /** A fixed port, for settings that must name the server's own address (see `freePort`). */
+  options: { port?: number } = {},
 ): Promise<E2eServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'openseal-e2e-'));
   const database = await openTestDatabase(dialect);
@@ -105,16 +140,117 @@ export async function startE2eServer(
     ...env,
   });
   const app = await buildApp({ config, database });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
     app,
     base: `http://127.0.0.1:${port}`,
     dataDir,
+    db: database.db,
     async close() {
       await app.close();
       await database.dispose();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface Envelope<T> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+/** One JSON call to the API with the headers the web app sends, for fixtures made through the API. */
+export async function apiCall<T = Record<string, unknown>>(
+  base: string,
+  method: 'GET' | 'POST',
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<Envelope<T>> {
+  const headers: Record<string, string> = { 'x-owner-switch': 'PROMOTE' };
+  if (token) headers['x-access-token'] = token;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  return (await res.json()) as Envelope<T>;
+}
+
+/** Logs a mobile in by SMS code through the API (registering it on first use); answers the access token. */
+export async function loginByApi(base: string, mobile: string): Promise<string> {
+  const sentAt = Date.now() - 1_000;
+  const sent = await apiCall(base, 'POST', '/v1/msgs/loginRegister/send', null, { mobile });
+  if (sent.code !== 0) throw new Error(`SMS send failed: ${sent.message}`);
+  const code = await readSmsCode(base, mobile, sentAt);
+  const login = await apiCall<{ accessToken: string }>(base, 'POST', '/v1/accounts/login', null, {
+    mobile,
+    code,
+  });
+  if (login.code !== 0) throw new Error(`login failed: ${login.message}`);
+  return login.data.accessToken;
+}
+
+// --- more fixtures through the API, for browser tests whose subject is elsewhere ---
+
+/** Like apiCall, but a fixture step that fails stops the test with the server's message. */
+export async function mustCallApi<T = Record<string, unknown>>(
+  base: string,
+  method: 'GET' | 'POST',
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<T> {
+  const r = await apiCall<T>(base, method, path, token, body);
+  if (r.code !== 0) throw new Error(`${method} ${path}: ${r.code} ${r.message}`);
+  return r.data;
+}
+
+/** An organisation made by a logged-in person, who becomes its super administrator; the token inside it. */
+export async function createOrgByApi(base: string, personToken: string) {
+  const orgName = uniqueOrgName();
+  const uscc = uniqueUscc();
+  const org = await mustCallApi<{ accessToken: string; organizeId: string }>(
+    base,
+    'POST',
+    '/v1/organizes/add',
+    personToken,
+    { organizeName: orgName, uscc },
+  );
+  return { token: org.accessToken, organizeId: org.organizeId, orgName, uscc };
+}
+
+/** A registered person added by an administrator (an active member at once); their token inside the organisation. */
+export async function joinOrgByApi(
+  base: string,
+  adminToken: string,
+  organizeId: string,
+  member: { mobile: string; personToken: string; nickname?: string; roles?: string[] },
+) {
+  const added = await mustCallApi<{ memberId: string | null; status: string }>(
+    base,
+    'POST',
+    '/v1/organizes/members',
+    adminToken,
+    { mobile: member.mobile, nickname: member.nickname, roles: member.roles },
+  );
+  if (added.status !== 'active' || !added.memberId) throw new Error(`${member.mobile} was not added at once`);
+  const inside = await mustCallApi<{ accessToken: string }>(
+    base,
+    'POST',
+    '/v1/organizes/handover/login',
+    member.personToken,
+    { type: 1, organizeId },
+  );
+  return { memberId: added.memberId, token: inside.accessToken };
+}
+
+/** Opens a path signed in with a token: the web app keeps its session in local storage of the origin. */
+export async function openSignedIn(page: Page, base: string, token: string, path: string): Promise<void> {
+  await page.goto(`${base}/livez`);
+  await page.evaluate(`localStorage.setItem('accessToken', ${JSON.stringify(token)})`);
+  await page.goto(`${base}${path}`);
 }

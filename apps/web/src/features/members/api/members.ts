@@ -14,6 +14,13 @@ export type MemberStatus = Member['status'];
 export type MemberAddRequest = z.input<typeof contracts.memberAddRequest>;
 export type MemberModifyRequest = z.input<typeof contracts.memberModifyRequest>;
 export type Role = z.output<typeof contracts.roleOut>;
+export type PermissionNode = z.output<typeof contracts.permissionNode>;
+export type RoleSaveRequest = z.input<typeof contracts.roleSaveRequest>;
+/** GET /v1/roles: the organisation's roles and the permission tree custom roles choose from. */
+export interface RoleList {
+  roles: Role[];
+  tree: PermissionNode[];
+}
 export type Permissions = z.output<typeof contracts.permissionsOut>;
 export type Holders = z.output<typeof contracts.holdersOut>;
 export type HolderRole = z.output<typeof contracts.roleChangeType>;
@@ -41,15 +48,30 @@ export function usePermissions() {
   });
 }
 
-/** Roles of the organisation (built-in and custom); only asked inside an organisation. */
+/** Roles of the organisation (built-in and custom) with the permission tree; only asked inside an organisation. */
 export function useRoles(enabled: boolean) {
   const token = useAccessToken();
   return useQuery({
     queryKey: [...KEY, 'roles', token],
-    queryFn: () => apiGet<{ roles: Role[] }>('/v1/roles'),
+    queryFn: () => apiGet<RoleList>('/v1/roles'),
     enabled: enabled && token !== null,
     staleTime: 60_000,
   });
+}
+
+export function createRole(request: RoleSaveRequest) {
+  return apiPost<{ code: string }>('/v1/organizes/roles', request);
+}
+
+export function modifyRole(code: string, request: RoleSaveRequest) {
+  return apiPost<{ code: string }>(`/v1/organizes/roles/${encodeURIComponent(code)}/modify`, request);
+}
+
+export function deleteRole(code: string) {
+  return apiPost<{ code: string; deleted: true }>(
+    `/v1/organizes/roles/${encodeURIComponent(code)}/delete`,
+    {},
+  );
 }
 
 // --- members ---

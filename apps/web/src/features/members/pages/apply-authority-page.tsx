@@ -10,7 +10,14 @@ import { useAccountInfo } from '../../../hooks/use-session';
 import { handleApiError } from '../../../lib/api-error-handler';
 import { toastSuccess, toastWarning } from '../../../lib/feedback';
 import type { PageProps } from '../../../lib/page';
-import { applyAuthority, uploadMaterial, usePermissions, useRoles, type UploadedFile } from '../api/members';
+import {
+  applyAuthority,
+  uploadMaterial,
+  useHolders,
+  usePermissions,
+  useRoles,
+  type UploadedFile,
+} from '../api/members';
 import { OrgOnlyNotice } from '../components/org-only';
 import { RoleChecks } from '../components/role-checks';
 
@@ -31,18 +38,26 @@ export function ApplyAuthorityPage({ route }: PageProps) {
   const inOrg = Boolean(account.data?.userInfoOrg);
   const permissions = usePermissions();
   const roles = useRoles(inOrg);
+  const holders = useHolders(inOrg);
   const [form] = Form.useForm<Values>();
   const [uploaded, setUploaded] = useState<UploadedFile | null>(null);
   const [fileList, setFileList] = useState<UploadFile[]>([]);
   const [submitting, setSubmitting] = useState(false);
 
   const held = useMemo(() => new Set((permissions.data?.roles ?? []).map((r) => r.code)), [permissions.data]);
-  // The legal representative never comes by application; roles already held need none.
+  // The legal representative never comes by application, the super administrator only to an empty seat
+  // (as the server rules); roles already held need none.
+  const seatTaken = holders.data?.superAdmin !== null;
   const applicable = (roles.data?.roles ?? []).filter(
-    (r) => r.code !== 'legalPerson' && r.code !== 'staff' && !held.has(r.code),
+    (r) =>
+      r.code !== 'legalPerson' &&
+      r.code !== 'staff' &&
+      !(r.code === 'superAdmin' && seatTaken) &&
+      !held.has(r.code),
   );
 
-  if (!account.data || (inOrg && (roles.isPending || permissions.isPending))) return <PageLoading />;
+  if (!account.data || (inOrg && (roles.isPending || permissions.isPending || holders.isPending)))
+    return <PageLoading />;
   const title = t(route.titleKey, { ns: 'route' });
 
   const submit = async (values: Values) => {

@@ -104,8 +104,9 @@ export function InfoModifyLegalPage({ route }: PageProps) {
     guarded(async () => {
       if (!oldSent) return;
       await verifyNewHolderCode(oldSent.changeNo, values.code.trim());
-      setStep(2);
+      // The holders and the caller's own roles changed: the result shows them as they are now.
       await queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_PREFIX] });
+      setStep(2);
     }, setSubmitting);
 
   const sandboxNote = (sent: RoleChangeSent | null) =>
@@ -133,7 +134,7 @@ export function InfoModifyLegalPage({ route }: PageProps) {
       <div className="os-card os-card--form">
         {!inOrg ? (
           <OrgOnlyNotice />
-        ) : !mayChange ? (
+        ) : !mayChange && step !== 2 ? (
           <Alert type="warning" showIcon title={t('members.holderOnly')} data-testid="holder-only" />
         ) : (
           <>
@@ -242,10 +243,21 @@ export function InfoModifyLegalPage({ route }: PageProps) {
               </>
             ) : null}
             {step === 2 ? (
+              // Shown even when the caller gave up their own seat and may no longer start a change.
               <Result
                 status="success"
                 title={t('members.changeDone', { role: holderLabel(changeType) })}
                 data-testid="holder-done"
+                subTitle={
+                  current ? (
+                    <span data-testid="holder-new-current">
+                      {t('holderResult.newHolder', {
+                        role: holderLabel(changeType),
+                        holder: `${current.name || '—'} ${current.mobile}`,
+                      })}
+                    </span>
+                  ) : null
+                }
                 extra={
                   <Button type="primary" onClick={() => void navigate('/userCenter/infoMemberList')}>
                     {t('members.backToMembers')}

@@ -5,7 +5,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { HTMLAttributes } from 'react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { AppDialog } from '../../../components/app-dialog';
 import { BackHeader } from '../../../components/back-header';
 import { PageLoading } from '../../../components/page-loading';
@@ -31,9 +31,12 @@ import {
 } from '../api/members';
 import { NoPermissionNotice, OrgOnlyNotice } from '../components/org-only';
 import { RoleChecks } from '../components/role-checks';
+import { RolesPanel } from '../components/roles-panel';
 import { editableRoleCodes, grantableRoles, isHolderRole, STATUS_COLOUR } from '../model/roles';
 
 type TabKey = 'members' | 'invited';
+/** The page's two sections; `?section=roles` opens the roles. */
+type Section = 'members' | 'roles';
 type Confirm = { kind: 'pause' | 'resume' | 'delete'; member: Member } | null;
 
 const PAGE_SIZE = 10;
@@ -53,8 +56,24 @@ export function MemberListPage({ route }: PageProps) {
   const points = permissions.data?.points ?? [];
   const canView = points.includes('member.view');
   const canManage = points.includes('member.manage');
+  const canManageRoles = points.includes('role.manage');
   const isHolder = (permissions.data?.roles ?? []).some((r) => isHolderRole(r.code));
-  const roles = useRoles(inOrg && canManage);
+  // One query serves the member dialogs (custom roles included) and the roles section.
+  const roles = useRoles(inOrg && (canManage || canManageRoles));
+  const [params, setParams] = useSearchParams();
+  // Someone who manages roles without seeing members starts where they can act.
+  const section: Section =
+    canManageRoles && (params.get('section') === 'roles' || !canView) ? 'roles' : 'members';
+  const changeSection = (next: Section) =>
+    setParams(
+      (p) => {
+        const copy = new URLSearchParams(p);
+        if (next === 'roles') copy.set('section', 'roles');
+        else copy.delete('section');
+        return copy;
+      },
+      { replace: true },
+    );
   const grantable = useMemo(() => grantableRoles(roles.data?.roles ?? [], points), [roles.data, points]);
 
   const [tab, setTab] = useState<TabKey>('members');
@@ -65,7 +84,7 @@ export function MemberListPage({ route }: PageProps) {
     tab === 'invited'
       ? { status: 'invited' as const, pageNum, pageSize: PAGE_SIZE }
       : { keyword: keyword.trim() || undefined, status, pageNum, pageSize: PAGE_SIZE };
-  const list = useMembers(filter, inOrg && canView);
+  const list = useMembers(filter, inOrg && canView && section === 'members');
 
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Member | null>(null);
@@ -252,122 +271,150 @@ export function MemberListPage({ route }: PageProps) {
       })
     : '';
 
+  const membersSection = (
+    <>
+      <div
+        style={{
+          display: 'flex',
+          justifyContent: 'space-between',
+          gap: 12,
+          flexWrap: 'wrap',
+          marginBottom: 12,
+        }}
+      >
+        <Space wrap>
+          {canManage ? (
+            <Button
+              type="primary"
+              data-testid="member-add-open"
+              onClick={() => {
+                addForm.setFieldsValue({ mobile: '', nickname: '', roles: ['staff'] });
+                setAdding(true);
+              }}
+            >
+              {t('members.add')}
+            </Button>
+          ) : null}
+          {isHolder ? (
+            <Button
+              data-testid="member-holder-change"
+              onClick={() => void navigate('/userCenter/infoModifyLegal')}
+            >
+              {t('members.holderChange')}
+            </Button>
+          ) : null}
+          <Button
+            data-testid="member-authority-records"
+            onClick={() => void navigate('/userCenter/applyAuthorityRecord')}
+          >
+            {t('members.authorityRecords')}
+          </Button>
+        </Space>
+        {tab === 'members' ? (
+          <Space wrap>
+            <Select<Exclude<MemberStatus, 'invited'> | 'all'>
+              style={{ width: 140 }}
+              value={status ?? 'all'}
+              data-testid="member-status-filter"
+              onChange={(v) => {
+                setStatus(v === 'all' ? undefined : v);
+                setPageNum(1);
+              }}
+              options={[
+                { value: 'all', label: t('members.status.all') },
+                { value: 'active', label: t('members.status.active') },
+                { value: 'paused', label: t('members.status.paused') },
+              ]}
+            />
+            <Input.Search
+              allowClear
+              style={{ width: 240 }}
+              placeholder={t('members.searchPlaceholder')}
+              data-testid="member-search"
+              onSearch={(v) => {
+                setKeyword(v);
+                setPageNum(1);
+              }}
+            />
+          </Space>
+        ) : null}
+      </div>
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => {
+          setTab(k as TabKey);
+          setPageNum(1);
+        }}
+        items={[
+          {
+            key: 'members',
+            label: <span data-testid="member-tab-members">{t('members.tabMembers')}</span>,
+          },
+          {
+            key: 'invited',
+            label: <span data-testid="member-tab-invited">{t('members.tabInvited')}</span>,
+          },
+        ]}
+      />
+      <Table<Member>
+        rowKey={rowId}
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        loading={list.isFetching}
+        data-testid={tab === 'invited' ? 'invite-table' : 'member-table'}
+        onRow={(m) =>
+          ({
+            'data-testid': m.status === 'invited' ? 'invite-row' : 'member-row',
+            'data-member-id': rowId(m),
+            'data-status': m.status,
+          }) as HTMLAttributes<HTMLElement>
+        }
+        locale={{ emptyText: tab === 'invited' ? t('members.emptyInvited') : t('members.empty') }}
+        pagination={{
+          current: pageNum,
+          pageSize: PAGE_SIZE,
+          total: list.data?.total ?? 0,
+          showSizeChanger: false,
+          onChange: setPageNum,
+        }}
+      />
+    </>
+  );
+
   return (
     <div className="os-page" data-testid="member-list-page">
       <BackHeader title={title} fallback="/userCenter/infoEnt" />
       <div className="os-card">
         {!inOrg ? (
           <OrgOnlyNotice />
-        ) : !canView ? (
+        ) : !canView && !canManageRoles ? (
           <NoPermissionNotice />
+        ) : canManageRoles ? (
+          <Tabs
+            type="card"
+            activeKey={section}
+            onChange={(k) => changeSection(k as Section)}
+            items={[
+              ...(canView
+                ? [
+                    {
+                      key: 'members',
+                      label: (
+                        <span data-testid="member-section-members">{t('roleEditor.sectionMembers')}</span>
+                      ),
+                      children: membersSection,
+                    },
+                  ]
+                : []),
+              {
+                key: 'roles',
+                label: <span data-testid="member-section-roles">{t('roleEditor.sectionRoles')}</span>,
+                children: <RolesPanel roles={roles.data} loading={roles.isFetching} />,
+              },
+            ]}
+          />
         ) : (
-          <>
-            <div
-              style={{
-                display: 'flex',
-                justifyContent: 'space-between',
-                gap: 12,
-                flexWrap: 'wrap',
-                marginBottom: 12,
-              }}
-            >
-              <Space wrap>
-                {canManage ? (
-                  <Button
-                    type="primary"
-                    data-testid="member-add-open"
-                    onClick={() => {
-                      addForm.setFieldsValue({ mobile: '', nickname: '', roles: ['staff'] });
-                      setAdding(true);
-                    }}
-                  >
-                    {t('members.add')}
-                  </Button>
-                ) : null}
-                {isHolder ? (
-                  <Button
-                    data-testid="member-holder-change"
-                    onClick={() => void navigate('/userCenter/infoModifyLegal')}
-                  >
-                    {t('members.holderChange')}
-                  </Button>
-                ) : null}
-                <Button
-                  data-testid="member-authority-records"
-                  onClick={() => void navigate('/userCenter/applyAuthorityRecord')}
-                >
-                  {t('members.authorityRecords')}
-                </Button>
-              </Space>
-              {tab === 'members' ? (
-                <Space wrap>
-                  <Select<Exclude<MemberStatus, 'invited'> | 'all'>
-                    style={{ width: 140 }}
-                    value={status ?? 'all'}
-                    data-testid="member-status-filter"
-                    onChange={(v) => {
-                      setStatus(v === 'all' ? undefined : v);
-                      setPageNum(1);
-                    }}
-                    options={[
-                      { value: 'all', label: t('members.status.all') },
-                      { value: 'active', label: t('members.status.active') },
-                      { value: 'paused', label: t('members.status.paused') },
-                    ]}
-                  />
-                  <Input.Search
-                    allowClear
-                    style={{ width: 240 }}
-                    placeholder={t('members.searchPlaceholder')}
-                    data-testid="member-search"
-                    onSearch={(v) => {
-                      setKeyword(v);
-                      setPageNum(1);
-                    }}
-                  />
-                </Space>
-              ) : null}
-            </div>
-            <Tabs
-              activeKey={tab}
-              onChange={(k) => {
-                setTab(k as TabKey);
-                setPageNum(1);
-              }}
-              items={[
-                {
-                  key: 'members',
-                  label: <span data-testid="member-tab-members">{t('members.tabMembers')}</span>,
-                },
-                {
-                  key: 'invited',
-                  label: <span data-testid="member-tab-invited">{t('members.tabInvited')}</span>,
-                },
-              ]}
-            />
-            <Table<Member>
-              rowKey={rowId}
-              columns={columns}
-              dataSource={list.data?.list ?? []}
-              loading={list.isFetching}
-              data-testid={tab === 'invited' ? 'invite-table' : 'member-table'}
-              onRow={(m) =>
-                ({
-                  'data-testid': m.status === 'invited' ? 'invite-row' : 'member-row',
-                  'data-member-id': rowId(m),
-                  'data-status': m.status,
-                }) as HTMLAttributes<HTMLElement>
-              }
-              locale={{ emptyText: tab === 'invited' ? t('members.emptyInvited') : t('members.empty') }}
-              pagination={{
-                current: pageNum,
-                pageSize: PAGE_SIZE,
-                total: list.data?.total ?? 0,
-                showSizeChanger: false,
-                onChange: setPageNum,
-              }}
-            />
-          </>
+          membersSection
         )}
       </div>
 
