@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Layout } from 'antd';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { PageLoading } from '../../components/page-loading';
@@ -18,6 +18,13 @@ import { AppFooter } from './app-footer';
 import { AppHeader } from './app-header';
 import { KfWidget } from './kf-widget';
 import { SealFlowHeader } from './seal-flow-header';
+
+// The info-change tip and dialog concern organisation sessions only: their own chunk.
+const InfoChangeNotice = lazy(() =>
+  import('../../features/realname/components/info-change-notice').then((m) => ({
+    default: m.InfoChangeNotice,
+  })),
+);
 
 /** The deepest matched route of the table, if the address is one of its routes. */
 function useCurrentRoute(): ResolvedRoute | null {
@@ -89,6 +96,11 @@ export function RootLayout() {
         ) : (
           <AppHeader activeTab={meta?.headerTab ?? null} />
         )
+      ) : null}
+      {identity === 1 ? (
+        <Suspense fallback={null}>
+          <InfoChangeNotice showTip={showHeader} />
+        </Suspense>
       ) : null}
       <Layout.Content className={meta?.noHigh ? 'os-content os-content--bleed' : 'os-content'}>
         {decision.kind === 'wait' ? <PageLoading /> : <Outlet />}

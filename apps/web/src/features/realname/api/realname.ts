@@ -19,6 +19,8 @@ export type MaterialKind = RealNameMaterial['kind'];
 export type OrgMethod = RealNameOrgRequest['method'];
 export type DiscoverChangedItems = z.output<typeof contracts.discoverChangedItemsResponse>;
 export type ConfirmChangedItems = z.output<typeof contracts.confirmChangedItemsResponse>;
+export type ChangedItem = DiscoverChangedItems['discoverChangedItems'][number];
+export type Holders = z.output<typeof contracts.holdersOut>;
 
 export const REALNAME_QUERY_KEY = ['session', 'realname'] as const;
 
@@ -157,4 +159,28 @@ export function useChangedItems() {
 
 export function confirmChangedItems(): Promise<ConfirmChangedItems> {
   return apiPost<ConfirmChangedItems>('/v1/organizes/confirmChangedItems', {});
+}
+
+/**
+ * The check behind the info-change tip: once per token (a login or a space switch is a new token), and
+ * silent, because a registry that cannot be reached must not put an error over every page.
+ */
+export function useChangedItemsCheck(token: string | null, enabled: boolean) {
+  return useQuery({
+    queryKey: [...REALNAME_QUERY_KEY, 'changedItems', token],
+    queryFn: () => apiPost<DiscoverChangedItems>('/v1/organizes/discoverChangedItems', {}, { silent: true }),
+    enabled: enabled && token !== null,
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+/** The legal representative and super administrator, named to a member who may not confirm. */
+export function useHolders(enabled: boolean) {
+  return useQuery({
+    queryKey: [...REALNAME_QUERY_KEY, 'holders'],
+    queryFn: () => apiPost<Holders>('/v1/organizes/legalPerson', {}, { silent: true }),
+    enabled,
+    retry: false,
+  });
 }

@@ -2,7 +2,9 @@ import { ClockCircleOutlined, LoadingOutlined } from '@ant-design/icons';
 import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { normaliseLanguage } from '../../../lib/language';
 import type { RealNameResult } from '../api/realname';
+import { reasonText } from '../model/reason';
 import { SandboxNotice } from './sandbox-tag';
 
 export interface FlowResultProps {
@@ -16,7 +18,7 @@ export interface FlowResultProps {
 
 /** Waiting, awaiting review, success or failure (with the reason and a retry) of one real-name flow. */
 export function FlowResult({ result, donePath, detailPath, onRetry }: FlowResultProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const detailButton = (
     <Button key="detail" onClick={() => void navigate(detailPath)} data-testid="realname-detail-link">
@@ -52,7 +54,11 @@ export function FlowResult({ result, donePath, detailPath, onRetry }: FlowResult
           title={t('realNameFlow.failureTitle')}
           subTitle={
             <span data-testid="realname-reason">
-              {t('realNameFlow.failureReason', { reason: result.reason ?? t('realNameFlow.noReason') })}
+              {t('realNameFlow.failureReason', {
+                reason: result.reason
+                  ? reasonText(result.reason, normaliseLanguage(i18n.language))
+                  : t('realNameFlow.noReason'),
+              })}
             </span>
           }
           extra={[

@@ -8,7 +8,9 @@ import type { PageProps } from '../../../lib/page';
 import { fileUrl, useAuditDetail, useRecords, type RealNameAuditDetail } from '../api/realname';
 import { SandboxNotice } from '../components/sandbox-tag';
 import { StepTag } from '../components/step-tag';
+import { normaliseLanguage } from '../../../lib/language';
 import { useFlowParam } from '../model/flow-param';
+import { reasonText } from '../model/reason';
 
 /** realNameAuditDetail (organisation and person): the record of one flow and its history; without a flow, the list. */
 export function RealNameAuditDetailPage({ route }: PageProps) {
@@ -54,7 +56,11 @@ function Records({ organizeType }: { organizeType: 1 | 2 }) {
           render: (v: string | null) => (v ? t(`realNameFlow.method_${v}`, { defaultValue: v }) : '-'),
         },
         { title: t('realNameFlow.status'), dataIndex: 'step', render: (v: string) => <StepTag step={v} /> },
-        { title: t('realNameFlow.reason'), dataIndex: 'reason', render: (v: string | null) => v ?? '-' },
+        {
+          title: t('realNameFlow.reason'),
+          dataIndex: 'reason',
+          render: (v: string | null) => (v ? reasonText(v, normaliseLanguage(i18n.language)) : '-'),
+        },
       ]}
     />
   );
@@ -74,6 +80,7 @@ function Detail({ flowId }: { flowId: string }) {
   const d: RealNameAuditDetail = detail.data;
   const r = d.record;
   const time = (v: string | null) => (v ? new Date(v).toLocaleString(i18n.language) : '-');
+  const reason = (v: string) => reasonText(v, normaliseLanguage(i18n.language));
   const open = async (fileKey: string) => {
     try {
       const { url } = await fileUrl(fileKey);
@@ -130,7 +137,7 @@ function Detail({ flowId }: { flowId: string }) {
         {d.reason ? (
           <Descriptions.Item label={t('realNameFlow.reason')}>
             <Typography.Text type="danger" data-testid="realname-detail-reason">
-              {d.reason}
+              {reason(d.reason)}
             </Typography.Text>
           </Descriptions.Item>
         ) : null}
@@ -156,7 +163,7 @@ function Detail({ flowId }: { flowId: string }) {
               {h.reason ? (
                 <div>
                   <Typography.Text type="danger">
-                    {t('realNameFlow.reasonIs', { reason: h.reason })}
+                    {t('realNameFlow.reasonIs', { reason: reason(h.reason) })}
                   </Typography.Text>
                 </div>
               ) : null}
