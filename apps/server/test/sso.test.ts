@@ -1,7 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, mobile, startTestApp, uscc, type ApiBody, type TestApp } from './harness';
+import { startOidcProvider, type Claims } from './oidc-provider';
 import { createSsoService, FLOW_TRANSITIONS, OUTCOMES } from '../src/modules/sso/sso.service';
 import { mainlandMobile } from '../src/modules/sso/relying-party';
 import { SSO_COOKIE } from '../src/modules/sso/sso.routes';
@@ -10,124 +9,13 @@ import { createSessionService } from '../src/modules/session/session.service';
 import { createOrganizesService } from '../src/modules/organizes/organizes.service';
 import { hashToken } from '../src/lib/secrets';
 
-/** Claims of the provider's accounts, by subject; each test registers the people it logs in. */
-type Claims = {
-  name?: string;
-  phone_number?: string;
-  phone_number_verified?: boolean;
-  org_uscc?: string;
-  org_name?: string;
-};
-
 const REDIRECT_URI = 'http://localhost:8080/v1/sso/callback';
 const CLIENT_ID = 'openseal-web';
 const CLIENT_SECRET = 'openseal-test-client-secret-0123456789';
 
-/** The part of oidc-provider this suite drives (the package ships no type declarations). */
-interface OidcProvider {
-  callback(): (req: IncomingMessage, res: ServerResponse) => void;
-  interactionDetails(
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<{
-    prompt: { name: string; details: Record<string, unknown> };
-    params: Record<string, unknown>;
-    session?: { accountId: string };
-  }>;
-  interactionFinished(
-    req: IncomingMessage,
-    res: ServerResponse,
-    result: Record<string, unknown>,
-    options: { mergeWithLastSubmission: boolean },
-  ): Promise<void>;
-  Grant: new (p: { accountId: string; clientId: string }) => {
-    addOIDCScope(scope: string): void;
-    addOIDCClaims(claims: string[]): void;
-    save(): Promise<string>;
-  };
-}
-const oidcProviderModule = 'oidc-provider';
-const { default: Provider } = (await import(oidcProviderModule)) as {
-  default: new (issuer: string, configuration: Record<string, unknown>) => OidcProvider;
-};
-
-/**
- * A real OpenID provider on a random loopback port. Login and consent are approved in code: the login
- * prompt signs in whoever `nextSubject` names, the consent prompt grants what the client asked for.
- */
-async function startProvider() {
-  const accounts = new Map<string, Claims>();
-  const state = { nextSubject: '', codeTtlSeconds: 60 };
-  const server: Server = createServer();
-  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-        redirect_uris: [REDIRECT_URI],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
-      },
-    ],
-    cookies: { keys: ['provider-cookie-key-for-tests'] },
-    claims: {
-      openid: ['sub'],
-      profile: ['name'],
-      phone: ['phone_number', 'phone_number_verified'],
-      org: ['org_uscc', 'org_name'],
-    },
-    scopes: ['openid', 'profile', 'phone', 'org'],
-    features: { devInteractions: { enabled: false } },
-    ttl: { AuthorizationCode: () => state.codeTtlSeconds },
-    findAccount: async (_ctx: unknown, sub: string) => {
-      const claims = accounts.get(sub);
-      if (!claims) return undefined;
-      return { accountId: sub, claims: async () => ({ sub, ...claims }) };
-    },
-  });
-  const handle = provider.callback();
-  server.on('request', (req, res) => {
-    if (!req.url?.startsWith('/interaction/')) return void handle(req, res);
-    void (async () => {
-      const details = await provider.interactionDetails(req, res);
-      if (details.prompt.name === 'login') {
-        await provider.interactionFinished(
-          req,
-          res,
-          { login: { accountId: state.nextSubject } },
-          { mergeWithLastSubmission: false },
-        );
-        return;
-      }
-      const grant = new provider.Grant({
-        accountId: details.session!.accountId,
-        clientId: String(details.params.client_id),
-      });
-      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
-      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-      if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-      const grantId = await grant.save();
-      await provider.interactionFinished(
-        req,
-        res,
-        { consent: { grantId } },
-        { mergeWithLastSubmission: true },
-      );
-    })().catch((err: unknown) => {
-      res.statusCode = 500;
-      res.end(String(err));
-    });
-  });
-  return {
-    issuer,
-    accounts,
-    state,
-    close: () => new Promise<void>((res) => server.close(() => res())),
-  };
-}
+/** The provider approves login (whoever `state.nextSubject` names) and consent in code. */
+const startProvider = () =>
+  startOidcProvider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUris: [REDIRECT_URI] });
 
 /** Follows the provider's redirects like a browser (with its own cookie jar) until it sends us back. */
 async function browseToCallback(authorizationUrl: string): Promise<URL> {
@@ -242,6 +130,12 @@ describe.each(DIALECTS)('single sign-on over OpenID Connect [%s]', (dialect) => 
     };
   };
   const orgName = () => `单点科技（${Math.random().toString(36).slice(2, 8)}）有限公司`;
+
+  it('tells anyone, without a session, that single sign-on is configured', async () => {
+    const r = await t.call('GET', '/v1/sso/status');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ code: 0, data: { enabled: true } });
+  });
 
   it('sends the browser to the provider with code flow, PKCE (S256), state and nonce', async () => {
     const f = await begin();
@@ -512,6 +406,24 @@ describe.each(DIALECTS)('single sign-on over OpenID Connect [%s]', (dialect) => 
     const back = await browseToCallback(r.body.data.url);
     const cb = await callback(back, binding);
     expect(cb.headers.location).toBe(`/?flowId=${r.body.data.flowId}`);
+  });
+});
+
+describe('single sign-on switched off', () => {
+  it('answers status disabled and refuses to start a flow with 14001', async () => {
+    const t = await startTestApp('pglite');
+    try {
+      expect((await t.call('GET', '/v1/sso/status')).body).toMatchObject({
+        code: 0,
+        data: { enabled: false },
+      });
+      const r = await t.call('POST', '/v1/sso/beforeLogin', {
+        body: { loginType: 'person', redirectUrl: '/' },
+      });
+      expect(r.body.code).toBe(14001);
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -41,7 +41,9 @@ export type PageKey =
   | 'memberList'
   | 'infoModifyLegal'
   | 'applyAuthority'
-  | 'applyAuthorityRecord';
+  | 'applyAuthorityRecord'
+  | 'selectSpace'
+  | 'ssoResult';
 
 export type SectionKey = 'userCenter' | 'sealService' | 'signService' | 'devCenter' | 'serviceCenter';
 
@@ -103,7 +105,13 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   { path: '/freeContract', meta: { needLogin: true, personAuth: false } },
   { path: '/infoAuthPage', meta: { hasH5: true } },
   { path: '/invoice', meta: { needLogin: true } },
-  { path: '/selectSpace', meta: { isNoHeader: true, needLogin: true, hideFoot: true, hasH5: true } },
+  {
+    path: '/selectSpace',
+    page: 'selectSpace',
+    meta: { isNoHeader: true, needLogin: true, hideFoot: true, hasH5: true },
+  },
+  // OpenSeal's single sign-on return address (the provider's callback sends the browser here with flowId).
+  { path: '/ssoResult', page: 'ssoResult', meta: { isNoHeader: true, hideFoot: true, hideKf: true } },
   { path: '/commonPay', meta: { needLogin: true, hasH5: true } },
   { path: '/commonPayResult', meta: { needLogin: true, hasH5: true } },
   { path: '/sealOrderInfo', meta: { needLogin: true } },
@@ -220,7 +228,7 @@ export const CONSOLE_ROUTES: readonly { path: string; page: ConsolePageKey }[] =
 ];
 
 /** Routes a phone is never sent away from (spec section 2: "except sealAuth"; login must stay reachable). */
-export const MOBILE_EXEMPT_PATHS: readonly string[] = ['/sealAuth', '/login'];
+export const MOBILE_EXEMPT_PATHS: readonly string[] = ['/sealAuth', '/login', '/ssoResult'];
 export const MOBILE_BASE = '/h5';
 
 export function titleKeyOf(path: string): string {

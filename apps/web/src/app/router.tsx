@@ -47,6 +47,10 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>>> = {
   applyAuthorityRecord: lazyPage(() =>
     import('../features/members/pages/apply-authority-record-page').then((m) => m.ApplyAuthorityRecordPage),
   ),
+  selectSpace: lazyPage(() =>
+    import('../features/sso/pages/select-space-page').then((m) => m.SelectSpacePage),
+  ),
+  ssoResult: lazyPage(() => import('../features/auth/pages/sso-result-page').then((m) => m.SsoResultPage)),
 };
 
 /** The operator console's pages (its own chunks, outside the user layout). */

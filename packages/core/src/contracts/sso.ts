@@ -21,6 +21,12 @@ export const ssoBeforeLoginResponse = z.object({
   url: z.string().describe('the identity provider authorization address to open'),
 });
 
+export const ssoStatus = z.object({
+  enabled: z
+    .boolean()
+    .describe('true when an OpenID provider is configured, so the login page offers single sign-on'),
+});
+
 export const ssoOwnOrganize = z.object({
   organizeId: z.string(),
   organizeName: z.string(),

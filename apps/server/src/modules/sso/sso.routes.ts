@@ -48,6 +48,19 @@ export default async function ssoRoutes(app: FastifyInstance, deps: ModuleDeps):
   const rateLimit = { max: deps.appConfig.rateLimit.loginPerMinute, timeWindow: '1 minute' };
   const flowParams = z.object({ flowId: z.string().min(1).max(64) });
 
+  r.get(
+    '/v1/sso/status',
+    {
+      schema: {
+        tags,
+        summary: 'Whether single sign-on is configured (the login page shows its entry only then)',
+        response: responses(c.ssoStatus),
+      },
+      config: { public: true },
+    },
+    async (req) => ok({ enabled: settings !== null }, req.lang),
+  );
+
   r.post(
     '/v1/sso/beforeLogin',
     {

@@ -58,8 +58,8 @@ const MESSAGES: Record<MessageKey | 'failed' | 'expired', Record<Language, strin
     en: 'You belong to no organisation yet; you are logged in to your personal space',
   },
   notInEnterprise: {
-    'zh-CN': '该企业已完成实名认证，请联系企业管理员将您添加为成员',
-    en: 'This organisation is already verified; ask its administrator to add you as a member',
+    'zh-CN': '该企业已在平台开通并有管理员，请联系企业管理员将您添加为成员',
+    en: 'This organisation is already on the platform with an administrator; ask them to add you as a member',
   },
   accountDisabled: { 'zh-CN': '账号已被停用', en: 'The account is disabled' },
   linkedElsewhere: {

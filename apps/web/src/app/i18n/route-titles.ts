@@ -12,6 +12,7 @@ export const ROUTE_TITLES: Record<string, readonly [string, string]> = {
   infoAuthPage: ['信息授权', 'Information authorisation'],
   invoice: ['发票', 'Invoice'],
   selectSpace: ['选择空间', 'Choose a space'],
+  ssoResult: ['单点登录', 'Single sign-on'],
   commonPay: ['订单支付', 'Payment'],
   commonPayResult: ['支付结果', 'Payment result'],
   sealOrderInfo: ['印章订单', 'Seal order'],

@@ -10,6 +10,7 @@ import { toastSuccess } from '../../../lib/feedback';
 import { storeAccessToken } from '../../../lib/session';
 import { PasswordLoginForm } from '../components/password-login-form';
 import { SmsLoginForm } from '../components/sms-login-form';
+import { SsoLoginEntry } from '../components/sso-login-entry';
 import { afterLoginTarget } from '../model/redirect';
 
 export function LoginPage(_props: PageProps) {
@@ -65,6 +66,7 @@ export function LoginPage(_props: PageProps) {
               },
             ]}
           />
+          <SsoLoginEntry target={target} />
           <p className="os-login__agreement">{t('login.agreement')}</p>
         </Card>
       </div>
