@@ -37,6 +37,45 @@ export default tseslint.config(
       ]),
     },
   },
+  // The seal image engine runs in the browser too: its renderer is pure; only its `node` entry may do I/O.
+  {
+    files: ['packages/seal-image/src/**/*.ts'],
+    ignores: ['packages/seal-image/src/node/**', 'packages/seal-image/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': noRestricted([
+        {
+          group: [
+            '@openseal/pki',
+            '@openseal/pdf',
+            '@openseal/db',
+            '@openseal/evidence',
+            '**/apps/**',
+            'node:*',
+          ],
+          message: 'the seal renderer is shared with the browser: core at most, no I/O',
+        },
+      ]),
+    },
+  },
+  // The UKey agent is an app of its own: it never imports the server or the web app.
+  {
+    files: ['apps/ukey-agent/**/*.ts'],
+    rules: {
+      'no-restricted-imports': noRestricted([
+        {
+          group: [
+            '@openseal/server',
+            '@openseal/web',
+            '**/apps/server/**',
+            '**/apps/web/**',
+            '@openseal/db',
+            'kysely',
+          ],
+          message: 'apps never import each other; the agent has no database',
+        },
+      ]),
+    },
+  },
   // Only repository files (and the db package, and tests) touch Kysely.
   {
     files: ['apps/server/src/**/*.ts'],

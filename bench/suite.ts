@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { accountInfo } from './benches/account-info';
 import { livez } from './benches/livez';
+import { runSealImage } from './benches/seal-image';
 import { runTrustCore } from './benches/trust-core';
 import type { Bench, BenchContext, LoadOptions } from './lib/bench';
 import { runLoad, type LoadResult } from './lib/load';
@@ -18,6 +19,8 @@ import { findPostgres, startServer, type BenchDb } from './lib/server';
 const BENCHES: Bench[] = [accountInfo];
 /** Signing and verification without a server (benches/trust-core.ts). */
 const TRUST_CORE = 'trust-core';
+/** Seal PNGs per second per seal type, without a server (benches/seal-image.ts). */
+const SEAL_IMAGE = 'seal-image';
 
 const { values: args } = parseArgs({
   options: {
@@ -117,9 +120,12 @@ async function main(): Promise<number> {
   const only = args.only?.split(',').map((s) => s.trim());
   const benches = only ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
   const trustCore = !only || only.includes(TRUST_CORE);
-  if (only && benches.length !== only.filter((n) => n !== 'livez' && n !== TRUST_CORE).length) {
+  if (
+    only &&
+    benches.length !== only.filter((n) => n !== 'livez' && n !== TRUST_CORE && n !== SEAL_IMAGE).length
+  ) {
     throw new Error(
-      `unknown bench in --only; known: ${[...BENCHES.map((b) => b.name), TRUST_CORE].join(', ')}`,
+      `unknown bench in --only; known: ${[...BENCHES.map((b) => b.name), TRUST_CORE, SEAL_IMAGE].join(', ')}`,
     );
   }
   const dbs = args.db.split(',').map((s) => s.trim()) as BenchDb[];
@@ -129,13 +135,18 @@ async function main(): Promise<number> {
   );
 
   let ok = true;
+  if (!only || only.includes(SEAL_IMAGE)) {
+    ok = await runSealImage({ seconds: options.durationS });
+    if (only && benches.length === 0 && !trustCore) return ok ? 0 : 1;
+  }
   if (trustCore) {
     const sizes = args.sizes.split(',').map((v) => bounded('sizes', v, 0.1, 1000));
-    ok = await runTrustCore({
-      sizes,
-      repeat: bounded('repeat', args.repeat, 1, 10),
-      seconds: options.durationS,
-    });
+    ok =
+      (await runTrustCore({
+        sizes,
+        repeat: bounded('repeat', args.repeat, 1, 10),
+        seconds: options.durationS,
+      })) && ok;
     if (only && benches.length === 0) return ok ? 0 : 1;
   }
   for (const db of dbs) {

@@ -1,0 +1,2 @@
+export { glyphsFor, loadFont, type FontHandle } from './font';
+export { renderPng, svgToPng } from './render-png';
