@@ -36,7 +36,8 @@ export interface CertificatesTable {
   subject_spec: string;
   common_name: string;
   der: Uint8Array;
-  key_id: string;
+  /** The platform-held key; null when the key was generated on a UKey and never left it (migration 0009). */
+  key_id: string | null;
   not_before: Timestamp;
   not_after: Timestamp;
   status: Generated<CertificateStatus>;

@@ -3,6 +3,7 @@
  * timestamp unit and the evidence-log key, created on first start and kept in the database (keys in the
  * key store). Issues, renews and revokes certificates; answers CRL, OCSP and RFC 3161 requests.
  */
+import { X509Certificate } from 'node:crypto';
 import { AppError } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import {
@@ -48,12 +49,18 @@ export interface IssueInput {
   notBefore?: Date;
   notAfter?: Date;
   renewedFrom?: string;
+  /**
+   * DER SubjectPublicKeyInfo of a key generated elsewhere (on a UKey): the certificate is issued for it
+   * and no platform key is generated.
+   */
+  publicKeySpki?: Uint8Array;
 }
 
 export interface IssuedSealCertificate {
   serial: string;
   der: Uint8Array;
-  keyId: string;
+  /** Null when the key is held outside the platform (`publicKeySpki`). */
+  keyId: string | null;
   notBefore: Date;
   notAfter: Date;
 }
@@ -178,7 +185,9 @@ export function createPkiService(deps: {
   }
 
   async function issue(tx: Db, input: IssueInput): Promise<IssuedSealCertificate> {
-    const key = await keys.generate(input.algorithm ?? deps.algorithm, input.sealCode ?? input.owner.id);
+    const key = input.publicKeySpki
+      ? { id: null, publicKeySpki: input.publicKeySpki }
+      : await keys.generate(input.algorithm ?? deps.algorithm, input.sealCode ?? input.owner.id);
     const notBefore = input.notBefore ?? new Date();
     // One year (spec section 9) unless the caller says otherwise.
     const notAfter = input.notAfter ?? new Date(notBefore.getTime() + 365 * DAY);
@@ -248,6 +257,10 @@ export function createPkiService(deps: {
       notBefore,
       notAfter,
       renewedFrom: old.serial,
+      // A UKey's certificate is renewed for the same key, still on the UKey.
+      ...(old.key_id === null
+        ? { publicKeySpki: new X509Certificate(old.der).publicKey.export({ format: 'der', type: 'spki' }) }
+        : {}),
     });
   }
 
@@ -369,6 +382,8 @@ export function createPkiService(deps: {
     const row = await certificate(tx, serial);
     if (row.status !== 'good' || at < row.not_before || at > row.not_after)
       throw new AppError('cert.notUsable');
+    // The key of a UKey certificate is on the UKey: the platform cannot sign with it.
+    if (row.key_id === null) throw new AppError('cert.notUsable', { details: { reason: 'keyOnUkey' } });
     return {
       certificate: row.der,
       chain: [authority('issuing').certificate],
