@@ -1,4 +1,4 @@
-import { REAL_NAME_STATUS, usccCheckChar } from '@openseal/core';
+import { REAL_NAME_STATUS, contracts, usccCheckChar } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { hashPassword } from '../lib/secrets';
 import * as accountsRepo from '../modules/accounts/accounts.repository';
@@ -7,6 +7,8 @@ import type { FilesService } from '../modules/files/files.service';
 import * as orgRepo from '../modules/organizes/organizes.repository';
 import { drawLogoPng } from './logo';
 import { markRealName } from './demo.repository';
+
+const { DEFAULT_CUSTOM_SEAL_CONFIG, DEFAULT_STANDARD_SEAL_TYPES } = contracts;
 
 /** The demo logins the README names. */
 export const DEMO = {
@@ -126,6 +128,13 @@ const DEFAULT_CONFIG: Array<{ code: string; value: string; isPublic: boolean }> 
   { code: 'OPERATION_GUIDE', value: '/docs', isPublic: true },
   { code: 'IS_NEED_AMOUNT', value: 'true', isPublic: false },
   { code: 'ASYNCHRONOUS_SEAL_MAKE', value: 'false', isPublic: false },
+  // Seal kinds and drawing types on offer: JSON, read by the seals module (contracts.standardSealTypeConfig).
+  {
+    code: 'CONFIG_STANDARD_SEAL_TYPE',
+    value: JSON.stringify(DEFAULT_STANDARD_SEAL_TYPES),
+    isPublic: true,
+  },
+  { code: 'CUSTOM_SEAL_CONFIG', value: JSON.stringify(DEFAULT_CUSTOM_SEAL_CONFIG), isPublic: true },
   {
     code: 'PLUGIN_ROUTES',
     value: JSON.stringify([{ path: '/plugin/apiDocs', title: '接口文档', kind: 'iframe', target: '/docs' }]),

@@ -64,8 +64,10 @@ export const auditLogPage = z.object({
 });
 
 export const reviewQueueName = z
-  .enum(['realname', 'authority'])
-  .describe('realname: manual organisation real-name applications; authority: role applications');
+  .enum(['realname', 'authority', 'sealApply', 'sealChange'])
+  .describe(
+    'realname: manual organisation real-name applications; authority: role applications; sealApply: seal work orders; sealChange: seal changes',
+  );
 export const reviewQueueParams = z.object({ queue: reviewQueueName });
 export const reviewDecisionParams = z.object({
   queue: reviewQueueName,

@@ -1,3 +1,4 @@
+import { AppError } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { recordAudit } from '../audit/audit.repository';
 import { operatorAuditDetail, type ClientInfo, type OperatorContext } from './operators.service';
@@ -39,9 +40,26 @@ export interface ReviewQueues {
     operatorId: string,
     reason: string,
   ): Promise<ReviewDecisionResult>;
+  /** Seal work orders and seal changes (the seals module); a console without them answers 13007 there. */
+  listSealApplyQueue?(db: Db, q: ReviewQueueQuery): Promise<ReviewQueueResult>;
+  approveSealApply?(db: Db, applicationId: string, operatorId: string): Promise<ReviewDecisionResult>;
+  rejectSealApply?(
+    db: Db,
+    applicationId: string,
+    operatorId: string,
+    reason: string,
+  ): Promise<ReviewDecisionResult>;
+  listSealChangeQueue?(db: Db, q: ReviewQueueQuery): Promise<ReviewQueueResult>;
+  approveSealChange?(db: Db, applicationId: string, operatorId: string): Promise<ReviewDecisionResult>;
+  rejectSealChange?(
+    db: Db,
+    applicationId: string,
+    operatorId: string,
+    reason: string,
+  ): Promise<ReviewDecisionResult>;
 }
 
-export type ReviewQueueName = 'realname' | 'authority';
+export type ReviewQueueName = 'realname' | 'authority' | 'sealApply' | 'sealChange';
 
 /** Each console queue mapped to its owner's functions and the audit vocabulary. */
 const QUEUES = {
@@ -57,15 +75,34 @@ const QUEUES = {
     reject: 'rejectAuthority',
     targetType: 'authorityApplication',
   },
+  sealApply: {
+    list: 'listSealApplyQueue',
+    approve: 'approveSealApply',
+    reject: 'rejectSealApply',
+    targetType: 'sealWorkOrder',
+  },
+  sealChange: {
+    list: 'listSealChangeQueue',
+    approve: 'approveSealChange',
+    reject: 'rejectSealChange',
+    targetType: 'sealChange',
+  },
 } as const satisfies Record<
   ReviewQueueName,
   { list: keyof ReviewQueues; approve: keyof ReviewQueues; reject: keyof ReviewQueues; targetType: string }
 >;
 
+/** A queue's function, or the console's "queue unavailable" when its owner was not wired in. */
+function fn<K extends keyof ReviewQueues>(queues: ReviewQueues, name: K): NonNullable<ReviewQueues[K]> {
+  const f = queues[name];
+  if (!f) throw new AppError('operator.queueUnavailable');
+  return f.bind(queues) as NonNullable<ReviewQueues[K]>;
+}
+
 export function createReviewService(queues: ReviewQueues) {
   return {
     async list(db: Db, queue: ReviewQueueName, q: ReviewQueueQuery) {
-      const r = await queues[QUEUES[queue].list](db, q);
+      const r = await fn(queues, QUEUES[queue].list)(db, q);
       return { total: r.total, page: q.page, size: q.size, list: r.list as Record<string, unknown>[] };
     },
 
@@ -80,8 +117,8 @@ export function createReviewService(queues: ReviewQueues) {
       const q = QUEUES[queue];
       return db.transaction().execute(async (trx) => {
         const result = decision.approve
-          ? await queues[q.approve](trx, applicationId, op.operatorId)
-          : await queues[q.reject](trx, applicationId, op.operatorId, decision.reason);
+          ? await fn(queues, q.approve)(trx, applicationId, op.operatorId)
+          : await fn(queues, q.reject)(trx, applicationId, op.operatorId, decision.reason);
         const organizationId =
           result && typeof result.organizationId === 'string' ? result.organizationId : null;
         await recordAudit(trx, {

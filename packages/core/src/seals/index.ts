@@ -1,0 +1,2 @@
+export * from './state-machines';
+export * from './kinds';
