@@ -41,7 +41,12 @@ import realnameRoutes from './modules/realname/realname.routes';
 import membersRoutes from './modules/members/members.routes';
 import operatorsRoutes from './modules/operators/operators.routes';
 import ssoRoutes from './modules/sso/sso.routes';
+import sealsRoutes from './modules/seals/seals.routes';
+import ukeysRoutes from './modules/ukeys/ukeys.routes';
+import sealGlyphsRoutes from './modules/seal-glyphs/seal-glyphs.routes';
 import type { ModuleDeps } from './modules/module-deps';
+import { createJobRunner, type JobRunner } from './modules/jobs/jobs.service';
+import { createSealsModule } from './modules/seals/seals-module';
 import { seedOperator } from './modules/operators/seed-operator';
 import type { ReviewQueues } from './modules/operators/review-queues';
 import { approveManual, listManualQueue, rejectManual } from './modules/realname/realname.service';
@@ -57,6 +62,8 @@ declare module 'fastify' {
     /** The platform authorities (tests and later modules reach certificates through it). */
     pki: PkiService;
     evidence: EvidenceService;
+    /** Durable jobs (seal production, renewal); tests stop and start its poller. */
+    jobs: JobRunner;
   }
 }
 
@@ -239,9 +246,24 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   const authorityQueue = createAuthorityService({
     checkFile: async (db, ctx, fileKey) => void (await files.signedUrl(db, ctx, fileKey, 60)),
   }).operatorQueue;
-  const reviewQueues: ReviewQueues = { listManualQueue, approveManual, rejectManual, ...authorityQueue };
+  // Jobs live in the database: the poller starts when the app is ready and stops before it closes.
+  const jobs = createJobRunner({ db: app.db, log: app.log });
+  app.decorate('jobs', jobs);
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('preClose', async () => jobs.stop());
+  const sealsModule = createSealsModule({ ...moduleDeps, db: app.db, jobs, log: app.log });
+  const reviewQueues: ReviewQueues = {
+    listManualQueue,
+    approveManual,
+    rejectManual,
+    ...authorityQueue,
+    ...sealsModule.reviewQueues,
+  };
   await app.register(operatorsRoutes, { ...moduleDeps, reviewQueues });
   await app.register(ssoRoutes, moduleDeps);
+  await app.register(sealsRoutes, { ...moduleDeps, sealsModule });
+  await app.register(ukeysRoutes, { ...moduleDeps, seals: sealsModule.seals.directory });
+  await app.register(sealGlyphsRoutes);
   if (provider.isSandbox) await app.register(devRoutes, { msgs });
 
   app.get(

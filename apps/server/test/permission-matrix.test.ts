@@ -1,3 +1,4 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,10 @@ const SESSION_CODES = new Set([102, 201, 202, 225, 310, 312, 1097, 1099, 13001, 
 const DENY_CODES = new Set([
   -999, 11001, 11002, 11003, 11004, 11005, 11006, 11007, 11102, 11103, 4112, 3125, 4101, 3101, 3110, 3120,
   3130, 5007, 2013, 3007, 14006,
+  // UKeys: a key not bound in the caller's organisation, another organisation's UKey application.
+  7016, 7030,
+  // Seals: another owner's seal, application, claim link, change or authorisation is answered as absent.
+  6101, 6109, 6111, 6201, 6251,
 ]);
 
 function classify(code: number | undefined): Verdict {
@@ -72,6 +77,7 @@ const PUBLIC_ROUTES = new Set([
   'POST /manage/api/v1/login',
   'POST /v1/sso/beforeLogin',
   'GET /v1/sso/callback',
+  'GET /v1/sso/status',
   'GET /v1/sso/{flowId}/result',
   'POST /v1/sso/checkMobile',
   'POST /v1/sso/agent/after/info',
@@ -106,6 +112,38 @@ const ORG_A_OBJECT_ROUTES = [
   'POST /v1/organizes/authority/{applyNo}/approve',
   'POST /v1/organizes/authority/{applyNo}/reject',
   'POST /v1/organizes/authority/{applyNo}/withdraw',
+  'POST /v1/sealUKeyBinding/cancelBinding',
+  'POST /v1/sealUKeyBinding/updateBindingSeal',
+  'POST /v1/sealUKeyBinding/verifySign',
+  'POST /v1/sealUKeyBinding/certProperties',
+  'GET /v1/sealUKeyBinding/getUKeyBindSeals',
+  'POST /v1/pub/ukeyApply/detail',
+  'POST /v1/pub/ukeyApply/revoke',
+  'POST /v1/pub/ukeyApply/makingData',
+  'POST /v1/pub/ukeyApply/done',
+  'POST /v1/pub/ukeyApply/executeOpt',
+  'GET /v1/seals/sealApply/{applyNo}',
+  'POST /v1/seals/sealApply/revoke/{applyNo}',
+  'POST /v1/seals/selfRetry',
+  'POST /v1/seals/checkSealAsync',
+  'POST /v1/seals/getSealReceiveStatus',
+  'GET /v1/seals/redirectUrl',
+  'GET /v1/seals/{getSealFlowId}/sealTypes',
+  'GET /v1/seals/identityCheck/{flowId}',
+  'POST /v1/seals/activeFlow',
+  'GET /v1/seals/{sealCode}',
+  'POST /v1/seals/enableSeal',
+  'POST /v1/seals/disableSeal',
+  'POST /v1/seals/sealInvalid',
+  'POST /v1/seals/certRenewal',
+  'POST /v1/seals/sealAvailable',
+  'POST /v1/sealChanges/applySealChange',
+  'GET /v1/sealChanges/sealChangeDetail/{changeNo}',
+  'GET /v1/sealChanges/cancelChangeFlow/{changeNo}',
+  'POST /v1/sealAuth/addSealAuth',
+  'POST /v1/sealAuth/editSealAuth',
+  'POST /v1/sealAuth/cancelAuth/{authCode}',
+  'GET /v1/sealAuth/sealAuthDetail/{authCode}',
 ];
 
 interface Route {
@@ -161,6 +199,18 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
     fileKey: string;
     flowId: string;
     changeNo: string;
+    /** A UKey bound in organisation A; each of A's key managers unbinds one of its own. */
+    ukeySn: string;
+    ukeyFor: Partial<Record<Principal, string>>;
+    ukeyApplyNo: string;
+    ukeySpki: string;
+    /** Seals of organisation A: a made seal, applications, a claim link, a change, an authorisation. */
+    sealCode: string;
+    sealApplyNo: string;
+    claimApplyNo: string;
+    claim: { getSealFlowId: string; expires: number; sig: string };
+    sealChangeNo: string;
+    authCode: string;
   };
   const results = new Map<string, Record<Principal, Verdict>>();
   const answers = new Map<string, Record<Principal, number | undefined>>();
@@ -284,6 +334,93 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
     // Everyone and both organisations are verified, so no real-name gate hides a permission answer.
     await t.db.updateTable('persons').set({ real_name_status: 1 }).execute();
     await t.db.updateTable('organizations').set({ real_name_status: 1 }).execute();
+
+    // UKeys of organisation A: bound after proof of possession, and an application to import.
+    const bindUkey = async (ukeySn: string) => {
+      const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const spki = new Uint8Array(pair.publicKey.export({ format: 'der', type: 'spki' }));
+      const orgA = await t.db
+        .selectFrom('organizations')
+        .select(['name', 'uscc'])
+        .where('id', '=', fx.orgA)
+        .executeTakeFirstOrThrow();
+      const cert = await t.app.pki.issue(t.db, {
+        profile: 'org-seal',
+        subject: { commonName: 'UKey', organization: orgA.name, organizationIdentifier: orgA.uscc },
+        owner: { type: 'organization', id: fx.orgA },
+        publicKeySpki: spki,
+      });
+      const ch = await post('/v1/sealUKeyBinding/challenge', a.token, { ukeySn });
+      const bound = await post('/v1/sealUKeyBinding/binding', a.token, {
+        ukeySn,
+        ukeyName: '矩阵钥匙',
+        certificate: Buffer.from(cert.der).toString('base64'),
+        challengeId: ch.body.data.challengeId,
+        signature: sign('sha256', Buffer.from(ch.body.data.challenge), pair.privateKey).toString('base64'),
+      });
+      expect(bound.body.code).toBe(0);
+      return Buffer.from(spki).toString('base64');
+    };
+    fx.ukeySn = 'MATRIXA0';
+    fx.ukeySpki = await bindUkey(fx.ukeySn);
+    fx.ukeyFor = {};
+    for (const p of ['admin', 'superAdmin', 'legalPerson'] as const) {
+      fx.ukeyFor[p] = `MATRIX${p.toUpperCase()}`;
+      await bindUkey(fx.ukeyFor[p]);
+    }
+    const ukeyApply = await post('/v1/pub/ukeyApply/apply', a.token, {
+      ukeyType: 'ukey_online',
+      ukeyName: '矩阵申请',
+    });
+    expect(ukeyApply.body.code).toBe(0);
+    fx.ukeyApplyNo = ukeyApply.body.data.applyNo;
+
+    // Seals of organisation A: one made (applied, approved by the operator, claimed by the legal
+    // representative) with an authorisation and a pending change, one waiting for its claim behind a
+    // claim link, one pending review.
+    const op = (
+      await t.call('POST', '/manage/api/v1/login', {
+        body: { username: DEMO_OPERATOR.username, password: DEMO_OPERATOR.password },
+      })
+    ).body.data.operatorToken as string;
+    const approveSeal = async (applyNo: string) =>
+      expect(
+        (
+          await t.call('POST', `/manage/api/v1/queues/sealApply/${applyNo}/approve`, {
+            headers: { 'x-operator-token': op },
+          })
+        ).body.code,
+      ).toBe(0);
+    const madeApply = (await post('/v1/seals/sealApply', a.token, { sealKind: 'contract' })).body.data
+      .applyNo;
+    await approveSeal(madeApply);
+    const claimed = await post('/v1/seals/activeFlow', legal.token, {
+      applyNos: [madeApply],
+      agreementAccepted: true,
+    });
+    expect(claimed.body.code).toBe(0);
+    fx.sealCode = claimed.body.data.list[0].sealCode;
+    const grant = await post('/v1/sealAuth/addSealAuth', a.token, {
+      sealCode: fx.sealCode,
+      grantees: [{ type: 'member', id: legal.memberId }],
+    });
+    fx.authCode = grant.body.data.list[0].authCode;
+    const sealChange = await post('/v1/sealChanges/applySealChange', a.token, {
+      sealCode: fx.sealCode,
+      sealType: 1,
+    });
+    fx.sealChangeNo = sealChange.body.data.changeNo;
+    fx.claimApplyNo = (
+      await post('/v1/seals/sealApply', a.token, { sealKind: 'business' })
+    ).body.data.applyNo;
+    await approveSeal(fx.claimApplyNo);
+    const link = await t.call('GET', `/v1/seals/redirectUrl?applyNos=${fx.claimApplyNo}`, { token: a.token });
+    fx.claim = {
+      getSealFlowId: link.body.data.getSealFlowId,
+      expires: link.body.data.expires,
+      sig: link.body.data.sig,
+    };
+    fx.sealApplyNo = (await post('/v1/seals/sealApply', a.token, { sealKind: 'business' })).body.data.applyNo;
   });
   afterAll(async () => t?.close());
 
@@ -304,7 +441,11 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
   function urlOf(r: Route): string {
     const params: Record<string, string> = {
       info: 'info',
-      flowId: r.path.startsWith('/v1/accounts/auth/') ? fx.flowId : 'flw_placeholder',
+      flowId: r.path.startsWith('/v1/accounts/auth/')
+        ? fx.flowId
+        : r.path.startsWith('/v1/seals/')
+          ? fx.claim.getSealFlowId
+          : 'flw_placeholder',
       basePath: 'v1',
       fileKey: fx.fileKey,
       file: 'placeholder.crt',
@@ -313,7 +454,12 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       memberId: fx.legalMemberId,
       roleCode: fx.roleCode,
       sceneCode: 'sealManage',
-      applyNo: fx.applyNo,
+      applyNo: r.path.startsWith('/v1/seals/') ? fx.sealApplyNo : fx.applyNo,
+      getSealFlowId: fx.claim.getSealFlowId,
+      sealCode: fx.sealCode,
+      sealType: 'contract',
+      changeNo: fx.sealChangeNo,
+      authCode: fx.authCode,
       queue: 'authority',
       applicationId: fx.applyNo,
     };
@@ -328,6 +474,11 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       'POST /v1/accounts/auth/material': 'kind=licence',
       'POST /v1/file/uploadInside': 'purpose=material',
       'GET /v1/dev/sms-outbox': `mobile=${mobile()}`,
+      'GET /v1/sealUKeyBinding/getUKeyBindSeals': `ukeySn=${fx.ukeySn}`,
+      'GET /v1/seals/redirectUrl': `applyNos=${fx.claimApplyNo}`,
+      'GET /v1/seals/{getSealFlowId}/sealTypes': `expires=${fx.claim.expires}&sig=${fx.claim.sig}`,
+      'GET /v1/seals/identityCheck/{flowId}': `expires=${fx.claim.expires}&sig=${fx.claim.sig}`,
+      'GET /v1/sealImage/glyphs': `text=${encodeURIComponent('印章')}`,
     };
     const q = query[key(r)];
     return q ? `${path}?${q}` : path;
@@ -393,11 +544,65 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       'POST /v1/sso/checkMobile': { flowId: 'flw_placeholder', mobile: mobile(), code: '000000' },
       'POST /v1/sso/agent/after/info': { flowId: 'flw_placeholder' },
       'POST /v1/sso/agent/after/confirm': { flowId: 'flw_placeholder', organizeId: null },
+      'POST /v1/sealUKeyBinding/challenge': { ukeySn: 'MATRIXNEW' },
+      'POST /v1/sealUKeyBinding/binding': {
+        ukeySn: 'MATRIXNEW',
+        ukeyName: '矩阵',
+        certificate: 'AA==',
+        challengeId: 'uch_placeholder',
+        signature: 'AA==',
+      },
+      'POST /v1/sealUKeyBinding/cancelBinding': { ukeySn: fx.ukeyFor[p] ?? fx.ukeySn },
+      'POST /v1/sealUKeyBinding/updateBindingSeal': { ukeySn: fx.ukeySn, sealCodes: [] },
+      'POST /v1/sealUKeyBinding/verifySign': {
+        ukeySn: fx.ukeySn,
+        challengeId: 'uch_placeholder',
+        signature: 'AA==',
+      },
+      'POST /v1/sealUKeyBinding/certProperties': { ukeySn: fx.ukeySn },
+      'POST /v1/pub/ukeyApply/apply': { ukeyType: 'ukey_online', ukeyName: '矩阵' },
+      'POST /v1/pub/ukeyApply/detail': { applyNo: fx.ukeyApplyNo },
+      'POST /v1/pub/ukeyApply/revoke': { applyNo: fx.ukeyApplyNo },
+      'POST /v1/pub/ukeyApply/makingData': {
+        applyNo: fx.ukeyApplyNo,
+        ukeySn: 'MATRIXNEW',
+        publicKeySpki: fx.ukeySpki,
+      },
+      'POST /v1/pub/ukeyApply/done': {
+        applyNo: fx.ukeyApplyNo,
+        ukeySn: 'MATRIXNEW',
+        challengeId: 'uch_placeholder',
+        signature: 'AA==',
+      },
+      'POST /v1/pub/ukeyApply/executeOpt': { applyNo: fx.ukeyApplyNo, opt: 'fail' },
+      'POST /v1/seals/moulages': { sealKind: 'contract' },
+      'POST /v1/seals/sealApply': { sealKind: 'business' },
+      'POST /v1/seals/selfRetry': { applyNo: fx.sealApplyNo },
+      'POST /v1/seals/checkSealAsync': { applyNo: fx.sealApplyNo },
+      'POST /v1/seals/getSealReceiveStatus': { applyNo: fx.sealApplyNo },
+      'POST /v1/seals/activeFlow': { ...fx.claim, agreementAccepted: true },
+      'POST /v1/seals/enableSeal': { sealCodes: [fx.sealCode] },
+      'POST /v1/seals/disableSeal': { sealCodes: [fx.sealCode] },
+      'POST /v1/seals/sealInvalid': { sealCodes: [fx.sealCode] },
+      'POST /v1/seals/certRenewal': { sealCode: fx.sealCode },
+      'POST /v1/seals/sealAvailable': { sealCode: fx.sealCode },
+      'POST /v1/sealChanges/applySealChange': { sealCode: fx.sealCode, sealType: 1 },
+      'POST /v1/sealChanges/personSealChange': { sealCode: fx.sealCode },
+      'POST /v1/sealChanges/handPaintedSealChange': {
+        sealCode: fx.sealCode,
+        handDrawnFileKey: 'fil_placeholder',
+      },
+      'POST /v1/sealAuth/addSealAuth': {
+        sealCode: fx.sealCode,
+        grantees: [{ type: 'app', id: 'app_matrix' }],
+      },
+      'POST /v1/sealAuth/editSealAuth': { authCode: fx.authCode, usesLimit: 10 },
+      'POST /v1/sealRemind/saveOperationLog': { certId: 'placeholder' },
     };
     return r.method === 'GET' ? undefined : (bodies[key(r)] ?? {});
   }
 
-  it('answers every route for every principal as the table says', { timeout: 120_000 }, async () => {
+  it('answers every route for every principal as the table says', { timeout: 300_000 }, async () => {
     for (const r of routes) {
       const verdicts = {} as Record<Principal, Verdict>;
       const codes = {} as Record<Principal, number | undefined>;

@@ -4,6 +4,8 @@ import type { RealnameTables } from './schema-realname';
 import type { MembersTables } from './schema-members';
 import type { OperatorsTables } from './schema-operators';
 import type { SsoTables } from './schema-sso';
+import type { SealsTables } from './schema-seals';
+import type { UkeysTables } from './schema-ukeys';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -125,7 +127,15 @@ export interface AuditLogsTable {
 }
 
 export interface Database
-  extends PkiTables, EvidenceTables, RealnameTables, MembersTables, OperatorsTables, SsoTables {
+  extends
+    PkiTables,
+    EvidenceTables,
+    RealnameTables,
+    MembersTables,
+    OperatorsTables,
+    SsoTables,
+    SealsTables,
+    UkeysTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
   members: MembersTable;
@@ -153,3 +163,5 @@ export type * from './schema-realname';
 export type * from './schema-members';
 export type * from './schema-operators';
 export type * from './schema-sso';
+export type * from './schema-seals';
+export type * from './schema-ukeys';

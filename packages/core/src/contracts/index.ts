@@ -8,3 +8,6 @@ export * from './realname';
 export * from './members';
 export * from './operators';
 export * from './sso';
+export * from './seals';
+export * from './ukeys';
+export * from './seal-image';

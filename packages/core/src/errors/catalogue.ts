@@ -12,6 +12,9 @@ import { MEMBERS_ENTRIES } from './entries/members';
 import { OPERATORS_ENTRIES } from './entries/operators';
 import { REALNAME_ENTRIES } from './entries/realname';
 import { SSO_ENTRIES } from './entries/sso';
+import { SEALS_ENTRIES } from './entries/seals';
+import { UKEYS_ENTRIES } from './entries/ukeys';
+import { SEAL_IMAGE_ENTRIES } from './entries/seal-image';
 
 /** How the client reacts to a code (spec section 8). */
 export type ClientHandling =
@@ -37,6 +40,9 @@ const entries = [
   ...MEMBERS_ENTRIES,
   ...OPERATORS_ENTRIES,
   ...SSO_ENTRIES,
+  ...SEALS_ENTRIES,
+  ...UKEYS_ENTRIES,
+  ...SEAL_IMAGE_ENTRIES,
   // success codes of section 8
   { code: 0, http: 200, key: 'ok', handling: 'success', zh: '成功', en: 'Success' },
   { code: 100, http: 200, key: 'ok.accepted', handling: 'success', zh: '成功', en: 'Success' },

@@ -6,6 +6,8 @@ import * as m0004 from './0004-realname';
 import * as m0005 from './0005-members';
 import * as m0006 from './0006-operators';
 import * as m0007 from './0007-sso';
+import * as m0008 from './0008-seals';
+import * as m0009 from './0009-ukeys';
 
 /** Versioned migrations, applied in key order. Never edit one that has shipped; add the next. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +18,6 @@ export const migrations: Record<string, Migration> = {
   '0005-members': m0005,
   '0006-operators': m0006,
   '0007-sso': m0007,
+  '0008-seals': m0008,
+  '0009-ukeys': m0009,
 };
