@@ -31,6 +31,10 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
+          // A page renders and settles in well under a second on an idle machine, but CI runs the
+          // browser beside both databases' server suites on two cores: polls wait up to 10 s by default
+          // (a wait, not a weaker assertion).
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,
