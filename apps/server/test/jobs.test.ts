@@ -297,7 +297,8 @@ describe.each(DIALECTS)('seal production survives a restart [%s]', (dialect) => 
     t = asTestApp(await bootApp(database, dataDir), database.db);
     const done = await until(
       () => f.post('/v1/seals/checkSealAsync', o.legal, { applyNo }),
-      (r) => r.body.data?.receiveStatus === 'made',
+      // The seal is committed a moment before the job row records its end: wait for the job itself.
+      (r) => r.body.data?.making?.state === 'done',
       60_000,
     );
     expect(done.body.data).toMatchObject({
