@@ -95,6 +95,8 @@ describe('route table', () => {
   it('builds real pages only where they exist and placeholders elsewhere', () => {
     expect(findRoute('/userCenter/updatePassword')?.page).toBe('updatePassword');
     expect(findRoute('/')?.page).toBe('home');
-    expect(findRoute('/sealService/applySeal')?.page).toBe('placeholder');
+    expect(findRoute('/sealService/applySeal')?.page).toBe('applySeal');
+    expect(findRoute('/sealService/ukeySealList')?.page).toBe('applyRecordList');
+    expect(findRoute('/signService/signByMe')?.page).toBe('placeholder');
   });
 });

@@ -43,7 +43,22 @@ export type PageKey =
   | 'applyAuthority'
   | 'applyAuthorityRecord'
   | 'selectSpace'
-  | 'ssoResult';
+  | 'ssoResult'
+  | 'mySealList'
+  | 'applyRecordList'
+  | 'applyDetail'
+  | 'applySeal'
+  | 'authorizeMng'
+  | 'authorizeCreate'
+  | 'authorizeDetail'
+  | 'changeRecode'
+  | 'changeRecodeDetail'
+  | 'ukeyManage'
+  | 'makeUKey'
+  | 'changeUkeySeal'
+  | 'sealAuth'
+  | 'getSealFlow'
+  | 'sealFlowResult';
 
 export type SectionKey = 'userCenter' | 'sealService' | 'signService' | 'devCenter' | 'serviceCenter';
 
@@ -118,11 +133,11 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   { path: '/sealPayTransit', meta: { needLogin: true, hideFoot: true } },
   { path: '/thirdAuth', meta: { hasH5: true, hideKf: true } },
   { path: '/WebAuthorCode', meta: { hasH5: true, hideKf: true } },
-  { path: '/makeUKey', meta: { needLogin: true } },
-  { path: '/ChangeUkeySeal', meta: { needLogin: true } },
+  { path: '/makeUKey', page: 'makeUKey', meta: { needLogin: true } },
+  { path: '/ChangeUkeySeal', page: 'changeUkeySeal', meta: { needLogin: true } },
   { path: '/createOrder', meta: { needLogin: true } },
   { path: '/willAuthPage', meta: { hasH5: true, hideKf: true } },
-  { path: '/sealAuth', meta: { needLogin: true } },
+  { path: '/sealAuth', page: 'sealAuth', meta: { needLogin: true } },
   { path: '/govSealList' },
   { path: '/providerForGov' },
   { path: '/providerForGovTest' },
@@ -130,13 +145,13 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   { path: '/haiNanSSO', meta: { hideKf: true } },
   { path: '/pageTest' },
   { path: '/invalidDynamicRecord' },
-  { path: '/getSealFlow', meta: SEAL_FLOW },
-  { path: '/noGetSealAuthResult', meta: SEAL_FLOW },
-  { path: '/noGetSealResult', meta: SEAL_FLOW },
-  { path: '/getSealResult', meta: SEAL_FLOW },
-  { path: '/getSealWaitResult', meta: SEAL_FLOW },
-  { path: '/getArtificialSealtResult', meta: SEAL_FLOW },
-  { path: '/getSealResultOnlyLegal', meta: SEAL_FLOW },
+  { path: '/getSealFlow', page: 'getSealFlow', meta: SEAL_FLOW },
+  { path: '/noGetSealAuthResult', page: 'sealFlowResult', meta: SEAL_FLOW },
+  { path: '/noGetSealResult', page: 'sealFlowResult', meta: SEAL_FLOW },
+  { path: '/getSealResult', page: 'sealFlowResult', meta: SEAL_FLOW },
+  { path: '/getSealWaitResult', page: 'sealFlowResult', meta: SEAL_FLOW },
+  { path: '/getArtificialSealtResult', page: 'sealFlowResult', meta: SEAL_FLOW },
+  { path: '/getSealResultOnlyLegal', page: 'sealFlowResult', meta: SEAL_FLOW },
   { path: '/settledApply', meta: { needLogin: true, personAuth: false, headerTab: 'openPlatform' } },
   { path: '/settledApplyDetail', meta: { needLogin: true, personAuth: false, headerTab: 'openPlatform' } },
   {
@@ -183,19 +198,19 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
     redirect: '/sealService/mySealList',
     meta: { needLogin: true, needUserInfo: true, headerTab: 'sealService' },
     children: [
-      menuChild('/sealService/mySealList'),
-      menuChild('/sealService/applyRecordList'),
-      child('/sealService/cloudSealList'),
-      child('/sealService/cloudSealDetail'),
-      child('/sealService/ukeySealList'),
-      child('/sealService/ukeySealDetail'),
-      menuChild('/sealService/applySeal'),
-      menuChild('/sealService/authorizeMng', { meta: { personAuth: false } }),
-      child('/sealService/authorizeCreate', { meta: { personAuth: false } }),
-      child('/sealService/authorizeDetail', { meta: { personAuth: false } }),
-      menuChild('/sealService/changeRecode'),
-      child('/sealService/changeRecodeDetail'),
-      menuChild('/sealService/ukeyManage'),
+      menuChild('/sealService/mySealList', { page: 'mySealList' }),
+      menuChild('/sealService/applyRecordList', { page: 'applyRecordList' }),
+      child('/sealService/cloudSealList', { page: 'applyRecordList' }),
+      child('/sealService/cloudSealDetail', { page: 'applyDetail' }),
+      child('/sealService/ukeySealList', { page: 'applyRecordList' }),
+      child('/sealService/ukeySealDetail', { page: 'applyDetail' }),
+      menuChild('/sealService/applySeal', { page: 'applySeal' }),
+      menuChild('/sealService/authorizeMng', { page: 'authorizeMng', meta: { personAuth: false } }),
+      child('/sealService/authorizeCreate', { page: 'authorizeCreate', meta: { personAuth: false } }),
+      child('/sealService/authorizeDetail', { page: 'authorizeDetail', meta: { personAuth: false } }),
+      menuChild('/sealService/changeRecode', { page: 'changeRecode' }),
+      child('/sealService/changeRecodeDetail', { page: 'changeRecodeDetail' }),
+      menuChild('/sealService/ukeyManage', { page: 'ukeyManage' }),
     ],
   },
   {

@@ -51,6 +51,45 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>>> = {
     import('../features/sso/pages/select-space-page').then((m) => m.SelectSpacePage),
   ),
   ssoResult: lazyPage(() => import('../features/auth/pages/sso-result-page').then((m) => m.SsoResultPage)),
+  mySealList: lazyPage(() =>
+    import('../features/seals/pages/my-seal-list-page').then((m) => m.MySealListPage),
+  ),
+  applyRecordList: lazyPage(() =>
+    import('../features/seals/pages/apply-record-list-page').then((m) => m.ApplyRecordListPage),
+  ),
+  applyDetail: lazyPage(() =>
+    import('../features/seals/pages/apply-detail-page').then((m) => m.ApplyDetailPage),
+  ),
+  applySeal: lazyPage(() => import('../features/seals/pages/apply-seal-page').then((m) => m.ApplySealPage)),
+  authorizeMng: lazyPage(() =>
+    import('../features/seals/pages/authorize-mng-page').then((m) => m.AuthorizeMngPage),
+  ),
+  authorizeCreate: lazyPage(() =>
+    import('../features/seals/pages/authorize-create-page').then((m) => m.AuthorizeCreatePage),
+  ),
+  authorizeDetail: lazyPage(() =>
+    import('../features/seals/pages/authorize-detail-page').then((m) => m.AuthorizeDetailPage),
+  ),
+  changeRecode: lazyPage(() =>
+    import('../features/seals/pages/change-record-page').then((m) => m.ChangeRecordPage),
+  ),
+  changeRecodeDetail: lazyPage(() =>
+    import('../features/seals/pages/change-record-detail-page').then((m) => m.ChangeRecordDetailPage),
+  ),
+  ukeyManage: lazyPage(() =>
+    import('../features/seals/pages/ukey-manage-page').then((m) => m.UkeyManagePage),
+  ),
+  makeUKey: lazyPage(() => import('../features/seals/pages/make-ukey-page').then((m) => m.MakeUkeyPage)),
+  changeUkeySeal: lazyPage(() =>
+    import('../features/seals/pages/change-ukey-seal-page').then((m) => m.ChangeUkeySealPage),
+  ),
+  sealAuth: lazyPage(() => import('../features/seals/pages/seal-auth-page').then((m) => m.SealAuthPage)),
+  getSealFlow: lazyPage(() =>
+    import('../features/seals/pages/get-seal-flow-page').then((m) => m.GetSealFlowPage),
+  ),
+  sealFlowResult: lazyPage(() =>
+    import('../features/seals/pages/seal-flow-result-page').then((m) => m.SealFlowResultPage),
+  ),
 };
 
 /** The operator console's pages (its own chunks, outside the user layout). */

@@ -1,32 +1,22 @@
 /**
  * This feature's own messages, merged into the translation namespace by `src/app/i18n` (one file per
- * feature, so features add words without touching a shared file). Top-level keys must not collide with
- * those of `src/app/i18n/zh-CN.ts`.
+ * feature, so features add words without touching a shared file). Inside the feature each page group has
+ * its own file in `messages/`; top-level keys must differ between them and from `src/app/i18n/zh-CN.ts`.
  */
-export const zhCN = {
-  sealPreview: {
-    download: '下载印章图片',
-    print: '按实际尺寸打印',
-    saveTemplate: '保存模板',
-    loadTemplate: '载入模板',
-    badTemplate: '模板文件无效，无法载入',
-    glyphsFailed: '印章字形加载失败',
-    undo: '撤销',
-    clear: '清空',
-    useDrawing: '使用此签名',
-  },
-};
+import * as apply from './messages/apply';
+import * as authorize from './messages/authorize';
+import * as common from './messages/common';
+import * as flow from './messages/flow';
+import * as manage from './messages/manage';
+import * as preview from './messages/preview';
 
-export const en: typeof zhCN = {
-  sealPreview: {
-    download: 'Download seal image',
-    print: 'Print at real size',
-    saveTemplate: 'Save template',
-    loadTemplate: 'Load template',
-    badTemplate: 'The template file is invalid and cannot be loaded',
-    glyphsFailed: 'The seal glyphs could not be loaded',
-    undo: 'Undo',
-    clear: 'Clear',
-    useDrawing: 'Use this drawing',
-  },
-};
+const GROUPS = [common, preview, apply, manage, authorize, flow];
+
+export const zhCN = Object.assign({}, ...GROUPS.map((g) => g.zhCN)) as typeof common.zhCN &
+  typeof preview.zhCN &
+  typeof apply.zhCN &
+  typeof manage.zhCN &
+  typeof authorize.zhCN &
+  typeof flow.zhCN;
+
+export const en: typeof zhCN = Object.assign({}, ...GROUPS.map((g) => g.en)) as typeof zhCN;

@@ -1,0 +1,7 @@
+import { PlaceholderPage } from '../../../app/pages/placeholder-page';
+import type { PageProps } from '../../../lib/page';
+
+/** Placeholder until the page is built. */
+export function MakeUkeyPage(props: PageProps) {
+  return <PlaceholderPage {...props} />;
+}
