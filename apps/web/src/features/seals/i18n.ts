@@ -9,14 +9,16 @@ import * as common from './messages/common';
 import * as flow from './messages/flow';
 import * as manage from './messages/manage';
 import * as preview from './messages/preview';
+import * as ukey from './messages/ukey';
 
-const GROUPS = [common, preview, apply, manage, authorize, flow];
+const GROUPS = [common, preview, apply, manage, authorize, flow, ukey];
 
 export const zhCN = Object.assign({}, ...GROUPS.map((g) => g.zhCN)) as typeof common.zhCN &
   typeof preview.zhCN &
   typeof apply.zhCN &
   typeof manage.zhCN &
   typeof authorize.zhCN &
-  typeof flow.zhCN;
+  typeof flow.zhCN &
+  typeof ukey.zhCN;
 
 export const en: typeof zhCN = Object.assign({}, ...GROUPS.map((g) => g.en)) as typeof zhCN;
