@@ -1,0 +1,96 @@
+import type { contracts } from '@openseal/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { ApiError, apiGet, apiPost, buildHeaders, isSuccessCode } from '../../../lib/api-client';
+import { useAccessToken } from '../../../hooks/use-session';
+import { SEALS_KEY } from './seals';
+
+/**
+ * Seal changes (spec section 7, Seal changes): apply (ordinary, personal name, hand-painted), the records,
+ * one change's detail and cancelling a pending one by changeNo.
+ */
+export type SealChange = z.output<typeof contracts.sealChange>;
+export type SealChangePage = z.output<typeof contracts.sealChangePage>;
+export type SealChangeListRequest = z.input<typeof contracts.sealChangeListRequest>;
+export type ApplySealChangeRequest = z.input<typeof contracts.applySealChangeRequest>;
+export type UploadedFile = z.output<typeof contracts.uploadedFile>;
+
+export function useSealChanges(request: SealChangeListRequest) {
+  const token = useAccessToken();
+  return useQuery({
+    queryKey: [...SEALS_KEY, 'changes', token, request],
+    queryFn: () => apiPost<SealChangePage>('/v1/sealChanges/', request),
+    enabled: token !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSealChange(changeNo: string | null) {
+  const token = useAccessToken();
+  return useQuery({
+    queryKey: [...SEALS_KEY, 'change', token, changeNo],
+    queryFn: () =>
+      apiGet<SealChange>(`/v1/sealChanges/sealChangeDetail/${encodeURIComponent(changeNo ?? '')}`),
+    enabled: token !== null && Boolean(changeNo),
+  });
+}
+
+/** Ordinary change of an organisation's seal: redrawn with the current name, or another style or title. */
+export function applySealChange(request: ApplySealChangeRequest) {
+  return apiPost<SealChange>('/v1/sealChanges/applySealChange', request, { timeoutMs: 60_000 });
+}
+
+/** A personal name seal redrawn with the person's current name. */
+export function personSealChange(sealCode: string, reason: string) {
+  return apiPost<SealChange>('/v1/sealChanges/personSealChange', { sealCode, reason }, { timeoutMs: 60_000 });
+}
+
+/** A hand-drawn seal replaced by a new uploaded drawing. */
+export function handPaintedSealChange(sealCode: string, handDrawnFileKey: string, reason: string) {
+  return apiPost<SealChange>('/v1/sealChanges/handPaintedSealChange', { sealCode, handDrawnFileKey, reason });
+}
+
+/** Revokes a pending change (a GET, as the spec has it); the seal is normal again. */
+export function cancelSealChange(changeNo: string) {
+  return apiGet<SealChange>(`/v1/sealChanges/cancelChangeFlow/${encodeURIComponent(changeNo)}`);
+}
+
+/**
+ * Uploads a drawn seal image (purpose `sealImage`: transparent PNG ≤ 50 KB). The transport sends JSON
+ * only, so this sends the multipart form itself with the same headers and reads the same envelope.
+ */
+export async function uploadSealImage(png: Blob): Promise<UploadedFile> {
+  const path = '/v1/file/uploadPic';
+  const form = new FormData();
+  form.append('file', png, 'hand-drawn-seal.png');
+  const response = await fetch(`${path}?purpose=sealImage`, {
+    method: 'POST',
+    headers: buildHeaders(false),
+    body: form,
+    credentials: 'same-origin',
+  });
+  const payload = (await response.json().catch(() => null)) as {
+    code?: unknown;
+    message?: unknown;
+    data?: unknown;
+  } | null;
+  if (!payload || typeof payload.code !== 'number')
+    throw new ApiError({
+      kind: 'protocol',
+      code: null,
+      message: `HTTP ${response.status}`,
+      httpStatus: response.status,
+      flags: {},
+      path,
+    });
+  if (isSuccessCode(payload.code)) return payload.data as UploadedFile;
+  throw new ApiError({
+    kind: 'api',
+    code: payload.code,
+    message: typeof payload.message === 'string' ? payload.message : '',
+    httpStatus: response.status,
+    data: payload.data,
+    flags: {},
+    path,
+  });
+}

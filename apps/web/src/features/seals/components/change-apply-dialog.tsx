@@ -1,0 +1,242 @@
+import { contracts } from '@openseal/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Checkbox, Form, Input, Select, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AppDialog } from '../../../components/app-dialog';
+import { handleApiError } from '../../../lib/api-error-handler';
+import { toastSuccess } from '../../../lib/feedback';
+import {
+  applySealChange,
+  handPaintedSealChange,
+  personSealChange,
+  uploadSealImage,
+  type SealChange,
+} from '../api/changes';
+import { SEALS_KEY, useSealKinds, type SealDetail } from '../api/seals';
+import { changeTypeOf } from '../model/manage-seals';
+import { HandDrawnPad } from './hand-drawn-pad';
+import { ManageSealImage } from './manage-seal-drawer';
+
+interface OrdinaryValues {
+  sealType: contracts.SealDrawType;
+  title?: string;
+  title0?: string;
+  securityLines: boolean;
+  reason?: string;
+}
+
+/**
+ * The change application of one seal (spec section 7, Seal changes): an organisation's seal is redrawn
+ * with the organisation's current name, optionally in another style or title; a personal name seal with
+ * the person's current name; a hand-drawn seal with a new drawing uploaded as a transparent PNG.
+ */
+export function ChangeApplyDialog({
+  seal,
+  onClose,
+  onSubmitted,
+}: {
+  seal: SealDetail | null;
+  onClose: () => void;
+  onSubmitted: (change: SealChange) => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<OrdinaryValues>();
+  const [busy, setBusy] = useState(false);
+  const [drawing, setDrawing] = useState<{ fileKey: string; preview: string } | null>(null);
+  const kinds = useSealKinds();
+  const type = seal ? changeTypeOf(seal.sealKind) : 'ordinary';
+  const info = seal ? contracts.SEAL_KIND_INFO[seal.sealKind] : null;
+  const offered = kinds.data?.list.find((k) => k.kind === seal?.sealKind)?.sealTypes ?? [];
+  const sealTypes = seal ? [...new Set([seal.sealType, ...offered])] : [];
+  const chosenType = Form.useWatch('sealType', form) ?? seal?.sealType;
+
+  const close = () => {
+    setDrawing(null);
+    form.resetFields();
+    onClose();
+  };
+
+  const done = async (change: SealChange) => {
+    toastSuccess(t('sealChange.apply.success'));
+    await queryClient.invalidateQueries({ queryKey: SEALS_KEY });
+    setDrawing(null);
+    form.resetFields();
+    onSubmitted(change);
+  };
+
+  const submit = async () => {
+    if (!seal) return;
+    let values: OrdinaryValues;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    const reason = values.reason?.trim() ?? '';
+    setBusy(true);
+    try {
+      if (type === 'ordinary') {
+        await done(
+          await applySealChange({
+            sealCode: seal.sealCode,
+            sealType: values.sealType,
+            ...(info?.custom && values.title?.trim() ? { title: values.title.trim() } : {}),
+            ...(values.sealType === 4 && values.title0?.trim() ? { title0: values.title0.trim() } : {}),
+            ...(values.securityLines ? { securityLines: true } : {}),
+            reason,
+          }),
+        );
+      } else if (type === 'personal') {
+        await done(await personSealChange(seal.sealCode, reason));
+      } else if (drawing) {
+        await done(await handPaintedSealChange(seal.sealCode, drawing.fileKey, reason));
+      }
+    } catch (error) {
+      handleApiError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const acceptDrawing = async (png: Blob) => {
+    setBusy(true);
+    try {
+      const uploaded = await uploadSealImage(png);
+      setDrawing({ fileKey: uploaded.fileKey, preview: URL.createObjectURL(png) });
+    } catch (error) {
+      handleApiError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const canSubmit = type !== 'handPainted' || drawing !== null;
+
+  return (
+    <AppDialog
+      open={seal !== null}
+      width={type === 'handPainted' ? 600 : 560}
+      title={seal ? `${t('sealChange.apply.title')} · ${t(`sealChange.type.${type}`)}` : ''}
+      onCancel={close}
+      footer={[
+        <Button key="cancel" onClick={close} data-testid="change-apply-cancel">
+          {t('sealChange.apply.cancel')}
+        </Button>,
+        <Button
+          key="submit"
+          type="primary"
+          loading={busy}
+          disabled={!canSubmit}
+          onClick={() => void submit()}
+          data-testid="change-apply-submit"
+        >
+          {t('sealChange.apply.submit')}
+        </Button>,
+      ]}
+    >
+      {seal ? (
+        <div data-testid="change-apply-dialog" data-change-type={type}>
+          <div style={{ display: 'flex', gap: 16, alignItems: 'center', marginBottom: 16 }}>
+            <ManageSealImage seal={seal} size={96} />
+            <div>
+              <Typography.Text type="secondary">{t('sealChange.apply.current')}</Typography.Text>
+              <div style={{ fontWeight: 600, marginTop: 4 }}>{seal.name}</div>
+              <div style={{ color: 'var(--os-text-2)', marginTop: 2 }}>
+                {t(`sealCommon.drawType.${seal.sealType}`)}
+              </div>
+            </div>
+          </div>
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={t(`sealChange.apply.${type}Hint`)}
+          />
+          <Form<OrdinaryValues>
+            form={form}
+            layout="vertical"
+            initialValues={{
+              sealType: seal.sealType,
+              securityLines: false,
+              reason: '',
+            }}
+          >
+            {type === 'ordinary' ? (
+              <>
+                <Form.Item name="sealType" label={t('sealChange.apply.sealType')}>
+                  <Select
+                    data-testid="change-apply-seal-type"
+                    options={sealTypes.map((v) => ({ value: v, label: t(`sealCommon.drawType.${v}`) }))}
+                  />
+                </Form.Item>
+                {info?.custom ? (
+                  <Form.Item
+                    name="title"
+                    label={t('sealChange.apply.title1')}
+                    extra={t('sealChange.apply.keepCurrent')}
+                  >
+                    <Input maxLength={40} data-testid="change-apply-title" />
+                  </Form.Item>
+                ) : null}
+                {chosenType === 4 ? (
+                  <Form.Item
+                    name="title0"
+                    label={t('sealChange.apply.title0')}
+                    extra={t('sealChange.apply.keepCurrent')}
+                  >
+                    <Input maxLength={40} data-testid="change-apply-title0" />
+                  </Form.Item>
+                ) : null}
+                <Form.Item
+                  name="securityLines"
+                  label={t('sealChange.apply.securityLines')}
+                  valuePropName="checked"
+                >
+                  <Checkbox data-testid="change-apply-security-lines">
+                    {t('sealChange.apply.securityLinesOn')}
+                  </Checkbox>
+                </Form.Item>
+              </>
+            ) : null}
+            {type === 'handPainted' ? (
+              <div style={{ marginBottom: 16 }}>
+                {drawing ? (
+                  <Space orientation="vertical">
+                    <Alert type="success" showIcon title={t('sealChange.apply.drawn')} />
+                    <img
+                      src={drawing.preview}
+                      alt=""
+                      data-testid="change-apply-drawing"
+                      style={{ maxWidth: 240, maxHeight: 160, border: '1px dashed #d9d9d9' }}
+                    />
+                    <Button size="small" onClick={() => setDrawing(null)}>
+                      {t('sealChange.apply.redraw')}
+                    </Button>
+                  </Space>
+                ) : (
+                  <>
+                    <HandDrawnPad width={540} height={220} onConfirm={(png) => void acceptDrawing(png)} />
+                    <Typography.Text type="secondary" style={{ display: 'block', marginTop: 8 }}>
+                      {t('sealChange.apply.drawFirst')}
+                    </Typography.Text>
+                  </>
+                )}
+              </div>
+            ) : null}
+            <Form.Item name="reason" label={t('sealChange.apply.reason')} style={{ marginBottom: 0 }}>
+              <Input.TextArea
+                rows={3}
+                maxLength={200}
+                showCount
+                placeholder={t('sealChange.apply.reasonPlaceholder')}
+                data-testid="change-apply-reason"
+              />
+            </Form.Item>
+          </Form>
+        </div>
+      ) : null}
+    </AppDialog>
+  );
+}
