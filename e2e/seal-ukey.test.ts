@@ -1,0 +1,288 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAgent } from '../apps/ukey-agent/src/agent';
+import {
+  createSoftHsmDir,
+  hasSoftHsm,
+  softHsmModule,
+  type SoftHsmDir,
+} from '../apps/ukey-agent/test/softhsm';
+import { DIALECTS } from '../apps/server/test/harness';
+import { madeSealByApi, sealOrgByApi, type SealOrg } from './seal-support';
+import {
+  ensureWebBuilt,
+  HAS_CHROMIUM,
+  launchChromium,
+  mustCallApi,
+  ROOT,
+  startE2eServer,
+  type E2eServer,
+} from './support';
+
+/**
+ * UKey management in a real browser against the real server and the real UKey agent over SoftHSM2
+ * tokens: an administrator applies for a signing UKey and makes it on /makeUKey (key pair on the token,
+ * certificate issued by the platform, certificate and seal image written, challenge signed, key bound),
+ * finds it in the signing tab, unbinds it, binds it again through the agent (a wrong PIN first: attempts
+ * left shown), edits it on /ChangeUkeySeal; with two keys inserted the "several UKeys" message shows, and
+ * with the agent stopped the "driver missing / agent not running" one. Screenshots under
+ * test-results/e2e/<dialect>/seal-ukey-*.png.
+ */
+const MOTION = ['zoom', 'fade', 'move-up', 'slide-up']
+  .flatMap((m) => ['enter', 'appear', 'leave'].map((phase) => `.ant-${m}-${phase}`))
+  .concat('.ant-motion-collapse', '[class*="-motion-right-enter"]', '[class*="-motion-right-appear"]')
+  .join(', ');
+
+const PIN = '246810';
+const SO_PIN = '13579246';
+const KEY_NAME = '财务签章钥匙';
+
+if (!hasSoftHsm) console.warn('seal-ukey e2e: SoftHSM2 missing; the UKey browser tests skip');
+
+describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(DIALECTS)(
+  'UKey management in the browser (%s)',
+  (dialect) => {
+    let server: E2eServer;
+    let base = '';
+    let hsm: SoftHsmDir;
+    let agent: FastifyInstance | null = null;
+    let agentUrl = '';
+    let serial = '';
+    let org: SealOrg;
+    let sealCode = '';
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    const previousConf = process.env.SOFTHSM2_CONF;
+    const shots = join(ROOT, 'test-results', 'e2e', dialect);
+
+    const shot = async (name: string) => {
+      await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
+      await page.screenshot({ path: join(shots, `seal-ukey-${name}.png`), fullPage: true });
+    };
+    const visible = (testId: string) => () => page.getByTestId(testId).first().isVisible();
+    const row = (sn: string) => page.locator(`[data-testid="ukey-row"][data-id="${sn}"]`);
+    const openManage = async (tab: string) => {
+      await page.goto(`${base}/sealService/ukeyManage?tab=${tab}`);
+      await expect.poll(visible(`ukey-tab-${tab}`), { timeout: 20_000 }).toBe(true);
+    };
+    /** Picks an option of the antd select inside a form item by its text. */
+    const pickOption = async (scope: string, text: string) => {
+      await page.getByTestId(scope).locator('.ant-select').first().click();
+      const option = page.locator('.ant-select-item-option').filter({ hasText: text }).first();
+      await expect.poll(() => option.isVisible()).toBe(true);
+      await option.click();
+      await page.keyboard.press('Escape');
+    };
+    const startAgent = async () => {
+      agent = await buildAgent({
+        host: '127.0.0.1',
+        port: 0,
+        modulePath: softHsmModule,
+        allowedOrigins: [base],
+        pinMaxTries: 6,
+        pinCallsPerMinute: 1000,
+        logLevel: 'silent',
+      });
+      agentUrl = await agent.listen({ host: '127.0.0.1', port: 0 });
+    };
+
+    beforeAll(async () => {
+      ensureWebBuilt();
+      await mkdir(shots, { recursive: true });
+      hsm = createSoftHsmDir('openseal-e2e-ukey-');
+      serial = hsm.initToken('OSKEY1', PIN, SO_PIN);
+      process.env.SOFTHSM2_CONF = hsm.conf;
+      server = await startE2eServer(dialect);
+      ({ base } = server);
+      await startAgent();
+      org = await sealOrgByApi(server);
+      ({ sealCode } = await madeSealByApi(server, org, { sealKind: 'contract', carrier: 'ukey' }));
+
+      browser = await launchChromium();
+      context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+      page = await context.newPage();
+      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+      await page.goto(`${base}/livez`);
+      await page.evaluate(
+        `localStorage.setItem('accessToken', ${JSON.stringify(org.admin)});` +
+          `localStorage.setItem('ukeyAgentUrl', ${JSON.stringify(agentUrl)})`,
+      );
+    });
+
+    afterAll(async () => {
+      await context?.close();
+      await browser?.close();
+      await agent?.close();
+      await server?.close();
+      hsm?.remove();
+      if (previousConf === undefined) delete process.env.SOFTHSM2_CONF;
+      else process.env.SOFTHSM2_CONF = previousConf;
+    });
+
+    it('shows the signing and authentication tabs, empty, with the component service connected', async () => {
+      await openManage('offline');
+      await expect
+        .poll(() => page.getByTestId('ukey-agent-status').getAttribute('data-connected'))
+        .toBe('true');
+      await expect.poll(() => page.getByTestId('ukey-table-offline').isVisible()).toBe(true);
+      expect(await page.getByTestId('ukey-row').count()).toBe(0);
+      await shot('01-offline-empty');
+      await page.getByTestId('ukey-tab-online').click();
+      await expect.poll(() => page.getByTestId('ukey-table-online').isVisible()).toBe(true);
+      expect(new URL(page.url()).searchParams.get('tab')).toBe('online');
+    });
+
+    it('applies for a signing UKey and makes it on /makeUKey: certified, written, proven and bound', async () => {
+      await openManage('apply');
+      await page.getByTestId('ukey-apply-open').click();
+      await expect.poll(visible('ukey-apply-form')).toBe(true);
+      expect(await page.getByTestId('ukey-apply-holder').textContent()).toContain(org.orgName);
+      await page.getByTestId('ukey-apply-name').fill(KEY_NAME);
+      await pickOption('ukey-apply-form', sealCode);
+      await page.getByTestId('ukey-apply-submit').click();
+      await expect.poll(visible('ukey-apply-make-now')).toBe(true);
+      await page.getByTestId('ukey-apply-make-now').click();
+
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/makeUKey');
+      const applyNo = new URL(page.url()).searchParams.get('applyNo')!;
+      await expect
+        .poll(() => page.getByTestId('make-ukey-page').getAttribute('data-status'))
+        .toBe('toImport');
+      // The single key inserted is chosen at once.
+      await expect
+        .poll(() =>
+          page
+            .locator(`[data-testid="ukey-key-option"][data-serial="${serial}"]`)
+            .getAttribute('data-checked'),
+        )
+        .toBe('true');
+      await page.getByTestId('make-ukey-pin').fill(PIN);
+      await shot('02-make-before');
+      await page.getByTestId('make-ukey-start').click();
+      await expect
+        .poll(() => page.getByTestId('make-ukey-page').getAttribute('data-status'), { timeout: 60_000 })
+        .toBe('success');
+      await expect.poll(visible('make-ukey-success')).toBe(true);
+      for (const step of ['detect', 'pin', 'certify', 'write', 'prove'])
+        expect(await page.getByTestId(`make-ukey-step-${step}`).getAttribute('data-show')).toBe('finish');
+      await shot('03-make-done');
+
+      const detail = await mustCallApi<{ status: string; ukeySn: string; events: { opt: string }[] }>(
+        base,
+        'POST',
+        '/v1/pub/ukeyApply/detail',
+        org.admin,
+        { applyNo },
+      );
+      expect(detail).toMatchObject({ status: 'success', ukeySn: serial });
+      expect(detail.events.map((e) => e.opt)).toEqual(['apply', 'start', 'done']);
+
+      await page.getByTestId('make-ukey-to-manage').click();
+      await expect.poll(() => row(serial).isVisible(), { timeout: 20_000 }).toBe(true);
+      expect(await row(serial).getAttribute('data-kind')).toBe('offline');
+      expect(await row(serial).getByTestId('ukey-row-cert-status').getAttribute('data-status')).toBe('good');
+      expect(await row(serial).getByTestId('ukey-row-name').textContent()).toBe(KEY_NAME);
+      await shot('04-offline-bound');
+
+      await row(serial).getByTestId('ukey-row-cert').click();
+      await expect.poll(visible('ukey-cert-properties')).toBe(true);
+      expect(await page.getByTestId('ukey-cert-status').getAttribute('data-status')).toBe('good');
+      await shot('05-cert-properties');
+      await page.keyboard.press('Escape');
+    });
+
+    it('lists the application as imported in the applications tab', async () => {
+      await openManage('apply');
+      const applied = page.getByTestId('ukey-apply-row').first();
+      await expect.poll(() => applied.getAttribute('data-status')).toBe('success');
+      await applied.getByTestId('ukey-apply-detail').click();
+      await expect.poll(() => page.getByTestId('ukey-apply-event').count()).toBe(3);
+      await shot('06-apply-detail');
+      await page.keyboard.press('Escape');
+    });
+
+    it('unbinds the key after a confirmation', async () => {
+      await openManage('offline');
+      await expect.poll(() => row(serial).isVisible()).toBe(true);
+      await row(serial).getByTestId('ukey-row-unbind').click();
+      await expect.poll(visible('ukey-unbind-confirm')).toBe(true);
+      await page.getByTestId('ukey-unbind-confirm').click();
+      await expect.poll(() => row(serial).count()).toBe(0);
+    });
+
+    it('binds the key again: a wrong PIN says how many attempts are left, the right one binds it', async () => {
+      await page.getByTestId('ukey-bind-open').click();
+      await expect.poll(visible('ukey-bind-cert'), { timeout: 20_000 }).toBe(true);
+      await expect.poll(visible('ukey-bind-form')).toBe(true);
+      await page.getByTestId('ukey-bind-name').fill(KEY_NAME);
+      await pickOption('ukey-bind-form', sealCode);
+      await page.getByTestId('ukey-bind-pin').fill('000000');
+      await page.getByTestId('ukey-bind-confirm').click();
+      const error = page.getByTestId('ukey-bind-error');
+      await expect.poll(() => error.getAttribute('data-problem'), { timeout: 20_000 }).toBe('pinWrong');
+      expect(await error.textContent()).toContain('PIN码错误，还可尝试5次');
+      await shot('07-bind-wrong-pin');
+
+      await page.getByTestId('ukey-bind-pin').fill(PIN);
+      await page.getByTestId('ukey-bind-confirm').click();
+      await expect.poll(() => row(serial).isVisible(), { timeout: 20_000 }).toBe(true);
+      expect(await row(serial).getAttribute('data-status')).toBe('bound');
+    });
+
+    it('renames the key on /ChangeUkeySeal, keeping its seal', async () => {
+      await row(serial).getByTestId('ukey-row-edit').click();
+      await expect.poll(visible('change-ukey-form'), { timeout: 20_000 }).toBe(true);
+      await page.getByTestId('change-ukey-name').fill('合同签章钥匙');
+      await shot('08-change');
+      await page.getByTestId('change-ukey-save').click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/sealService/ukeyManage');
+      await expect.poll(() => row(serial).getByTestId('ukey-row-name').textContent()).toBe('合同签章钥匙');
+      const seals = await mustCallApi<{ seals: { sealCode: string }[] }>(
+        base,
+        'GET',
+        `/v1/sealUKeyBinding/getUKeyBindSeals?ukeySn=${serial}`,
+        org.admin,
+      );
+      expect(seals.seals.map((s) => s.sealCode)).toEqual([sealCode]);
+    });
+
+    it('with two keys inserted, says so and lets the user pick one', async () => {
+      const second = hsm.initToken('OSKEY2', PIN, SO_PIN);
+      await openManage('offline');
+      await page.getByTestId('ukey-bind-open').click();
+      const problem = page.getByTestId('ukey-detect-problem');
+      await expect.poll(() => problem.getAttribute('data-problem'), { timeout: 20_000 }).toBe('multiple');
+      expect(await problem.textContent()).toContain('检测到多个UKey');
+      expect(await page.getByTestId('ukey-key-option').count()).toBe(2);
+      await shot('09-bind-several');
+      await page.locator(`[data-testid="ukey-key-option"][data-serial="${second}"]`).click();
+      // The new key holds no seal certificate: it cannot be bound.
+      await expect
+        .poll(() => page.getByTestId('ukey-cert-problem').getAttribute('data-problem'), { timeout: 20_000 })
+        .toBe('unavailable');
+      await page.getByTestId('ukey-bind-cancel').click();
+    });
+
+    it('with the component service stopped, shows "driver missing / not running" with how to get it', async () => {
+      await agent!.close();
+      agent = null;
+      await openManage('offline');
+      await expect
+        .poll(() => page.getByTestId('ukey-agent-status').getAttribute('data-connected'))
+        .toBe('false');
+      await page.getByTestId('ukey-bind-open').click();
+      const problem = page.getByTestId('ukey-detect-problem');
+      await expect
+        .poll(() => problem.getAttribute('data-problem'), { timeout: 20_000 })
+        .toBe('agentUnreachable');
+      expect(await problem.textContent()).toContain('未安装驱动或组件服务未启动');
+      await problem.getByText('下载UKey组件').click();
+      await expect.poll(visible('ukey-agent-download')).toBe(true);
+      await shot('10-bind-agent-missing');
+    });
+  },
+);
