@@ -26,6 +26,13 @@ const InfoChangeNotice = lazy(() =>
   })),
 );
 
+// The seal-expiry tip loads its own chunk: most visitors never see it.
+const SealExpiryTip = lazy(() =>
+  import('../../features/seals/components/seal-expiry-tip').then((m) => ({
+    default: m.SealExpiryTip,
+  })),
+);
+
 /** The deepest matched route of the table, if the address is one of its routes. */
 function useCurrentRoute(): ResolvedRoute | null {
   const matches = useMatches();
@@ -100,6 +107,11 @@ export function RootLayout() {
       {identity === 1 ? (
         <Suspense fallback={null}>
           <InfoChangeNotice showTip={showHeader} />
+        </Suspense>
+      ) : null}
+      {showHeader && account.isLoggedIn ? (
+        <Suspense fallback={null}>
+          <SealExpiryTip />
         </Suspense>
       ) : null}
       <Layout.Content className={meta?.noHigh ? 'os-content os-content--bleed' : 'os-content'}>

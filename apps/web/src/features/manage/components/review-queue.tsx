@@ -12,15 +12,24 @@ import {
   type ReviewQueueStatus,
 } from '../api/operator-api';
 import { formatTime } from '../model/format';
+import { applicationIdOfRow } from '../model/seal-queue';
+import { SealRowDetail, sealColumns } from './seal-queue-columns';
 import { useOperatorFailure } from './use-operator-failure';
 
 type Row = Record<string, unknown>;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
 
-/** The id a decision names: the real-name flow id, or the authority application number. */
+/** The id a decision names (see applicationIdOfRow). */
 export function applicationIdOf(queue: ReviewQueueName, row: Row): string {
-  return str(queue === 'realname' ? row.applicationId : row.applyNo);
+  return applicationIdOfRow(queue, row);
+}
+
+/** The status a row is in, and the reason it was turned down (each queue names them its own way). */
+function statusOf(queue: ReviewQueueName, row: Row): { status: string; why: string } {
+  if (queue === 'authority') return { status: str(row.applyStatus), why: str(row.rejectReason) };
+  if (queue === 'realname') return { status: str(row.status), why: str(row.reason) };
+  return { status: str(row.status), why: str(row.rejectReason) };
 }
 
 function roleNames(v: unknown): string {
@@ -83,76 +92,78 @@ export function ReviewQueue({ queue }: { queue: ReviewQueueName }) {
 
   const lang = i18n.language;
   const common: ColumnsType<Row> =
-    queue === 'realname'
-      ? [
-          { title: t('manage.orgName'), dataIndex: 'orgName', render: (v) => str(v) },
-          { title: t('manage.uscc'), dataIndex: 'uscc', render: (v) => str(v) },
-          {
-            title: t('manage.legal'),
-            key: 'legal',
-            render: (_, r) => (
-              <>
-                <div>{str(r.legalName)}</div>
-                <Typography.Text type="secondary">{str(r.legalIdNumber)}</Typography.Text>
-              </>
-            ),
-          },
-          {
-            title: t('manage.applicant'),
-            dataIndex: 'applicantPersonId',
-            render: (v) => <Typography.Text code>{str(v)}</Typography.Text>,
-          },
-          {
-            title: t('manage.submittedAt'),
-            dataIndex: 'createdAt',
-            render: (v) => formatTime(str(v), lang),
-          },
-          {
-            title: t('manage.materials'),
-            key: 'materials',
-            render: (_, r) => (
-              <Space orientation="vertical" size={2}>
-                <span data-testid="manage-material-licence" title={str(r.licenceFileKey)}>
-                  {t('manage.licence')}: <MaterialLink fileKey={str(r.licenceFileKey)} />
+    queue === 'sealApply' || queue === 'sealChange'
+      ? sealColumns(queue, t, lang)
+      : queue === 'realname'
+        ? [
+            { title: t('manage.orgName'), dataIndex: 'orgName', render: (v) => str(v) },
+            { title: t('manage.uscc'), dataIndex: 'uscc', render: (v) => str(v) },
+            {
+              title: t('manage.legal'),
+              key: 'legal',
+              render: (_, r) => (
+                <>
+                  <div>{str(r.legalName)}</div>
+                  <Typography.Text type="secondary">{str(r.legalIdNumber)}</Typography.Text>
+                </>
+              ),
+            },
+            {
+              title: t('manage.applicant'),
+              dataIndex: 'applicantPersonId',
+              render: (v) => <Typography.Text code>{str(v)}</Typography.Text>,
+            },
+            {
+              title: t('manage.submittedAt'),
+              dataIndex: 'createdAt',
+              render: (v) => formatTime(str(v), lang),
+            },
+            {
+              title: t('manage.materials'),
+              key: 'materials',
+              render: (_, r) => (
+                <Space orientation="vertical" size={2}>
+                  <span data-testid="manage-material-licence" title={str(r.licenceFileKey)}>
+                    {t('manage.licence')}: <MaterialLink fileKey={str(r.licenceFileKey)} />
+                  </span>
+                  <span data-testid="manage-material-authorisation" title={str(r.authorisationFileKey)}>
+                    {t('manage.authorisation')}: <MaterialLink fileKey={str(r.authorisationFileKey)} />
+                  </span>
+                </Space>
+              ),
+            },
+          ]
+        : [
+            { title: t('manage.applyNo'), dataIndex: 'applyNo', render: (v) => str(v) },
+            { title: t('manage.orgName'), dataIndex: 'orgName', render: (v) => str(v) },
+            { title: t('manage.uscc'), dataIndex: 'orgUscc', render: (v) => str(v) },
+            {
+              title: t('manage.applicant'),
+              key: 'applier',
+              render: (_, r) => (
+                <>
+                  <div>{str(r.applierName)}</div>
+                  <Typography.Text type="secondary">{str(r.applierPhone)}</Typography.Text>
+                </>
+              ),
+            },
+            { title: t('manage.roles'), dataIndex: 'roles', render: (v) => roleNames(v) },
+            {
+              title: t('manage.submittedAt'),
+              dataIndex: 'createTime',
+              render: (v) => formatTime(str(v), lang),
+            },
+            {
+              title: t('manage.materials'),
+              dataIndex: 'applyFileKey',
+              render: (v) => (
+                <span data-testid="manage-material-apply" title={str(v)}>
+                  <MaterialLink fileKey={str(v)} />
                 </span>
-                <span data-testid="manage-material-authorisation" title={str(r.authorisationFileKey)}>
-                  {t('manage.authorisation')}: <MaterialLink fileKey={str(r.authorisationFileKey)} />
-                </span>
-              </Space>
-            ),
-          },
-        ]
-      : [
-          { title: t('manage.applyNo'), dataIndex: 'applyNo', render: (v) => str(v) },
-          { title: t('manage.orgName'), dataIndex: 'orgName', render: (v) => str(v) },
-          { title: t('manage.uscc'), dataIndex: 'orgUscc', render: (v) => str(v) },
-          {
-            title: t('manage.applicant'),
-            key: 'applier',
-            render: (_, r) => (
-              <>
-                <div>{str(r.applierName)}</div>
-                <Typography.Text type="secondary">{str(r.applierPhone)}</Typography.Text>
-              </>
-            ),
-          },
-          { title: t('manage.roles'), dataIndex: 'roles', render: (v) => roleNames(v) },
-          {
-            title: t('manage.submittedAt'),
-            dataIndex: 'createTime',
-            render: (v) => formatTime(str(v), lang),
-          },
-          {
-            title: t('manage.materials'),
-            dataIndex: 'applyFileKey',
-            render: (v) => (
-              <span data-testid="manage-material-apply" title={str(v)}>
-                <MaterialLink fileKey={str(v)} />
-              </span>
-            ),
-          },
-          { title: t('manage.remark'), dataIndex: 'remark', render: (v) => str(v) },
-        ];
+              ),
+            },
+            { title: t('manage.remark'), dataIndex: 'remark', render: (v) => str(v) },
+          ];
 
   const columns: ColumnsType<Row> = [
     ...common,
@@ -160,8 +171,7 @@ export function ReviewQueue({ queue }: { queue: ReviewQueueName }) {
       title: t('manage.status'),
       key: 'status',
       render: (_, r) => {
-        const s = str(queue === 'realname' ? r.status : r.applyStatus);
-        const why = str(queue === 'realname' ? r.reason : r.rejectReason);
+        const { status: s, why } = statusOf(queue, r);
         return (
           <span data-testid="manage-row-status" data-status={s}>
             <Tag>{str(r.statusText) || t(`manage.status_${s}`, { defaultValue: s })}</Tag>
@@ -234,6 +244,11 @@ export function ReviewQueue({ queue }: { queue: ReviewQueueName }) {
         dataSource={list.data?.list ?? []}
         loading={list.isPending}
         scroll={{ x: 'max-content' }}
+        expandable={
+          queue === 'sealApply' || queue === 'sealChange'
+            ? { expandedRowRender: (r) => <SealRowDetail queue={queue} row={r} /> }
+            : undefined
+        }
         onRow={(r) =>
           ({
             'data-testid': 'manage-queue-row',

@@ -14,10 +14,11 @@ import {
   MANAGE_LOGIN_PATH,
 } from '../model/operator-session';
 
-const TABS = ['realname', 'authority', 'audit'] as const;
+const TABS = ['realname', 'authority', 'sealApply', 'sealChange', 'audit'] as const;
 type TabKey = (typeof TABS)[number];
 
-/** The operator console: its own header (operator, logout) and the two review queues and the audit log. */
+/** The operator console: its own header (operator, logout), the review queues (real name, authority, seal
+ * applications, seal changes) and the audit log. */
 export function ManageConsolePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -93,6 +94,16 @@ export function ManageConsolePage() {
                 key: 'authority',
                 label: <span data-testid="manage-tab-authority">{t('manage.tabAuthority')}</span>,
                 children: <ReviewQueue queue="authority" />,
+              },
+              {
+                key: 'sealApply',
+                label: <span data-testid="manage-tab-sealApply">{t('manage.tabSealApply')}</span>,
+                children: <ReviewQueue queue="sealApply" />,
+              },
+              {
+                key: 'sealChange',
+                label: <span data-testid="manage-tab-sealChange">{t('manage.tabSealChange')}</span>,
+                children: <ReviewQueue queue="sealChange" />,
               },
               {
                 key: 'audit',
