@@ -5,16 +5,17 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../apps/server/test/harness';
 import {
+  type E2eServer,
   ensureWebBuilt,
   HAS_CHROMIUM,
   launchChromium,
+  MOTION,
   readSmsCode,
   ROOT,
+  startE2eServer,
   uniqueMobile,
   uniqueOrgName,
   uniqueUscc,
-  startE2eServer,
-  type E2eServer,
 } from './support';
 
 /**
@@ -24,11 +25,6 @@ import {
  * administrator pauses them and the member list shows it. One screenshot per step under
  * test-results/e2e/<dialect>/members-*.png.
  */
-/** antd's motion classes of dialogs, masks and toasts while they animate in or out. */
-const MOTION = ['zoom', 'fade', 'move-up', 'slide-up']
-  .flatMap((m) => ['enter', 'appear', 'leave'].map((phase) => `.ant-${m}-${phase}`))
-  .join(', ');
-
 describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('member invitation in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';

@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../apps/server/test/harness';
 import {
   createOrgByApi,
+  type E2eServer,
   ensureWebBuilt,
   HAS_CHROMIUM,
   joinOrgByApi,
   launchChromium,
   loginByApi,
+  MOTION,
   mustCallApi,
   openSignedIn,
   readSmsCode,
@@ -18,7 +20,6 @@ import {
   startE2eServer,
   uniqueMobile,
   uniqueResidentId,
-  type E2eServer,
 } from './support';
 
 /** A one-page PDF, enough for the application-file check. */
@@ -53,11 +54,6 @@ function tinyPdf(): Buffer {
  * and the administrator approves: the role is granted. One screenshot per step under
  * test-results/e2e/<dialect>/members-holders-*.png.
  */
-/** antd's motion classes of dialogs, masks and toasts while they animate in or out. */
-const MOTION = ['zoom', 'fade', 'move-up', 'slide-up']
-  .flatMap((m) => ['enter', 'appear', 'leave'].map((phase) => `.ant-${m}-${phase}`))
-  .join(', ');
-
 const PERMISSIONS_IN_PAGE = `fetch('/v1/permissions', {
   headers: { 'x-access-token': localStorage.getItem('accessToken') ?? '', 'x-owner-switch': 'PROMOTE' },
 }).then((res) => res.json()).then((body) => body.data)`;

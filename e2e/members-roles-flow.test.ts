@@ -6,16 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../apps/server/test/harness';
 import {
   createOrgByApi,
+  type E2eServer,
   ensureWebBuilt,
   HAS_CHROMIUM,
   joinOrgByApi,
   launchChromium,
   loginByApi,
+  MOTION,
   openSignedIn,
   ROOT,
   startE2eServer,
   uniqueMobile,
-  type E2eServer,
 } from './support';
 
 /**
@@ -26,11 +27,6 @@ import {
  * and the member are made through the API. One screenshot per step under
  * test-results/e2e/<dialect>/members-roles-*.png.
  */
-/** antd's motion classes of dialogs, masks and toasts while they animate in or out. */
-const MOTION = ['zoom', 'fade', 'move-up', 'slide-up']
-  .flatMap((m) => ['enter', 'appear', 'leave'].map((phase) => `.ant-${m}-${phase}`))
-  .join(', ');
-
 const ROLE_NAME = '成员审核员';
 const RENAMED = '成员查看员';
 

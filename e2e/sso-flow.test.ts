@@ -8,24 +8,20 @@ import { startOidcProvider, type TestOidcProvider } from '../apps/server/test/oi
 import {
   apiCall,
   createOrgByApi,
+  type E2eServer,
   ensureWebBuilt,
   freePort,
   HAS_CHROMIUM,
   launchChromium,
   loginByApi,
+  MOTION,
   ROOT,
   startE2eServer,
   uniqueMobile,
-  type E2eServer,
 } from './support';
 
 const CLIENT_ID = 'openseal-web';
 const CLIENT_SECRET = 'openseal-e2e-client-secret-0123456789';
-/** antd's motion classes of dialogs, masks and toasts while they animate in or out. */
-const MOTION = ['zoom', 'fade', 'move-up', 'slide-up']
-  .flatMap((m) => ['enter', 'appear', 'leave'].map((phase) => `.ant-${m}-${phase}`))
-  .join(', ');
-
 /**
  * Single sign-on in a real browser: the server under test is the relying party of a real OpenID provider
  * (oidc-provider) that this test starts, with a login form a person fills in. A member of an organisation

@@ -34,6 +34,11 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** The server serves apps/web/dist; build it once if a plain `vitest` run comes without `npm test`'s pretest. */
+/** antd's motion classes of dialogs, masks and toasts while they animate in or out; wait for none before a screenshot. */
+export const MOTION = ['zoom', 'fade', 'move-up', 'slide-up']
+  .flatMap((m) => ['enter', 'appear', 'leave'].map((phase) => `.ant-${m}-${phase}`))
+  .join(', ');
+
 export function ensureWebBuilt(): void {
   if (existsSync(join(WEB_DIST, 'index.html'))) return;
   execFileSync('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'inherit' });
