@@ -58,6 +58,9 @@ describe('section side menus', () => {
     const seal = sectionRoute('sealService');
     expect(activeMenuPath(seal, '/sealService/changeRecodeDetail', 1)).toBe('/sealService/changeRecode');
     expect(activeMenuPath(seal, '/sealService/mySealList', 1)).toBe('/sealService/mySealList');
+    expect(activeMenuPath(seal, '/sealService/authorizeCreate', 1)).toBe('/sealService/authorizeMng');
+    expect(activeMenuPath(seal, '/sealService/ukeySealDetail', 1)).toBe('/sealService/applyRecordList');
+    expect(activeMenuPath(seal, '/sealService/cloudSealList', 1)).toBe('/sealService/applyRecordList');
     const user = sectionRoute('userCenter');
     expect(activeMenuPath(user, '/userCenter/infoPersonal/realName', 2)).toBe('/userCenter/infoPersonal');
   });

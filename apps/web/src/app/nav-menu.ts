@@ -63,6 +63,8 @@ export function activeMenuPath(
   identityType: 1 | 2 | null,
 ): string | null {
   const menu = sectionMenu(section, identityType);
+  const own = section.children.find((c) => c.path.toLowerCase() === path.toLowerCase());
+  if (own?.activeMenu && menu.some((m) => m.path === own.activeMenu)) return own.activeMenu;
   const exact = menu.find((m) => m.path.toLowerCase() === path.toLowerCase());
   if (exact) return exact.path;
   const byPrefix = menu

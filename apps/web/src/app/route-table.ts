@@ -72,6 +72,8 @@ export interface RouteDef {
   section?: SectionKey;
   /** Shown in its section's side menu. */
   menu?: boolean;
+  /** A page outside the side menu that lights up this menu entry (its list), when its path does not say. */
+  activeMenu?: string;
   children?: RouteDef[];
 }
 
@@ -84,9 +86,12 @@ export interface ResolvedRoute {
   redirect: string | null;
   section: SectionKey | null;
   menu: boolean;
+  activeMenu: string | null;
   parent: string | null;
   children: ResolvedRoute[];
 }
+
+const APPLY_RECORDS = '/sealService/applyRecordList';
 
 const SEAL_FLOW: RouteMeta = { needLogin: true, sealFlow: true, hideFoot: true, hideKf: true, hasH5: true };
 
@@ -200,13 +205,17 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
     children: [
       menuChild('/sealService/mySealList', { page: 'mySealList' }),
       menuChild('/sealService/applyRecordList', { page: 'applyRecordList' }),
-      child('/sealService/cloudSealList', { page: 'applyRecordList' }),
-      child('/sealService/cloudSealDetail', { page: 'applyDetail' }),
-      child('/sealService/ukeySealList', { page: 'applyRecordList' }),
-      child('/sealService/ukeySealDetail', { page: 'applyDetail' }),
+      child('/sealService/cloudSealList', { page: 'applyRecordList', activeMenu: APPLY_RECORDS }),
+      child('/sealService/cloudSealDetail', { page: 'applyDetail', activeMenu: APPLY_RECORDS }),
+      child('/sealService/ukeySealList', { page: 'applyRecordList', activeMenu: APPLY_RECORDS }),
+      child('/sealService/ukeySealDetail', { page: 'applyDetail', activeMenu: APPLY_RECORDS }),
       menuChild('/sealService/applySeal', { page: 'applySeal' }),
       menuChild('/sealService/authorizeMng', { page: 'authorizeMng', meta: { personAuth: false } }),
-      child('/sealService/authorizeCreate', { page: 'authorizeCreate', meta: { personAuth: false } }),
+      child('/sealService/authorizeCreate', {
+        page: 'authorizeCreate',
+        activeMenu: '/sealService/authorizeMng',
+        meta: { personAuth: false },
+      }),
       child('/sealService/authorizeDetail', { page: 'authorizeDetail', meta: { personAuth: false } }),
       menuChild('/sealService/changeRecode', { page: 'changeRecode' }),
       child('/sealService/changeRecodeDetail', { page: 'changeRecodeDetail' }),
@@ -277,6 +286,7 @@ function resolve(def: RouteDef, inherited: RouteMeta, parent: string | null): Re
     redirect: def.redirect ?? null,
     section: def.section ?? null,
     menu: def.menu ?? false,
+    activeMenu: def.activeMenu ?? null,
     parent,
     children: [],
   };
