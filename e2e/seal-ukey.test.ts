@@ -10,16 +10,16 @@ import {
   softHsmModule,
   type SoftHsmDir,
 } from '../apps/ukey-agent/test/softhsm';
-import { DIALECTS } from '../apps/server/test/harness';
 import { madeSealByApi, sealOrgByApi, type SealOrg } from './seal-support';
 import {
+  type E2eServer,
   ensureWebBuilt,
   HAS_CHROMIUM,
   launchChromium,
   mustCallApi,
+  PAGE_DIALECTS,
   ROOT,
   startE2eServer,
-  type E2eServer,
 } from './support';
 
 /**
@@ -42,7 +42,7 @@ const KEY_NAME = '财务签章钥匙';
 
 if (!hasSoftHsm) console.warn('seal-ukey e2e: SoftHSM2 missing; the UKey browser tests skip');
 
-describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(DIALECTS)(
+describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
   'UKey management in the browser (%s)',
   (dialect) => {
     let server: E2eServer;
