@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../apps/server/test/harness';
 import {
   approveByApi,
   expireSealIn,
@@ -18,7 +19,6 @@ import {
   MOTION,
   mustCallApi,
   openSignedIn,
-  PAGE_DIALECTS,
   ROOT,
   startE2eServer,
 } from './support';
@@ -44,7 +44,7 @@ interface SealOut {
   pendingChangeNo: string | null;
 }
 
-describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
+describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(
   'my seals, renewal and changes in the browser (%s)',
   (dialect) => {
     let server: E2eServer;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../apps/server/test/harness';
 import { buildAgent } from '../apps/ukey-agent/src/agent';
 import {
   createSoftHsmDir,
@@ -17,7 +18,6 @@ import {
   HAS_CHROMIUM,
   launchChromium,
   mustCallApi,
-  PAGE_DIALECTS,
   ROOT,
   startE2eServer,
 } from './support';
@@ -42,7 +42,7 @@ const KEY_NAME = '财务签章钥匙';
 
 if (!hasSoftHsm) console.warn('seal-ukey e2e: SoftHSM2 missing; the UKey browser tests skip');
 
-describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
+describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(DIALECTS)(
   'UKey management in the browser (%s)',
   (dialect) => {
     let server: E2eServer;

@@ -34,13 +34,6 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** The server serves apps/web/dist; build it once if a plain `vitest` run comes without `npm test`'s pretest. */
-/**
- * The databases of the browser tests whose subject is a group of pages rather than storage: PGlite only.
- * Every API those pages call runs on both databases in the server suites, and the seal lifecycle test
- * walks the pages on both; running each page group twice more would take CI past its time on two cores.
- */
-export const PAGE_DIALECTS: DialectName[] = ['pglite'];
-
 /** antd's motion classes of dialogs, masks and toasts while they animate in or out; wait for none before a screenshot. */
 export const MOTION = ['zoom', 'fade', 'move-up', 'slide-up']
   .flatMap((m) => ['enter', 'appear', 'leave'].map((phase) => `.ant-${m}-${phase}`))
