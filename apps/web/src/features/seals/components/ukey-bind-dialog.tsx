@@ -1,4 +1,4 @@
-import { contracts } from '@openseal/core';
+import { contracts, messageFor } from '@openseal/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Descriptions, Form, Input, Radio, Spin } from 'antd';
 import { useEffect, useState } from 'react';
@@ -83,8 +83,10 @@ export function UkeyBindDialog({
       ? describeUkeyError({ kind: 'api', code: 7006, message: '' })
       : null;
   const lockedProblem: UkeyProblem | null = chosen?.locked
-    ? describeUkeyError({ kind: 'api', code: 7005, message: '' })
+    ? describeUkeyError({ kind: 'api', code: 7005, message: messageFor('ukey.locked', language) })
     : null;
+  // A key detected as locked says so once; the failed attempt that locked it need not say it again.
+  const shownProblem = problem?.kind === 'locked' && lockedProblem ? null : problem;
 
   useEffect(() => {
     if (open) setProblem(null);
@@ -175,10 +177,10 @@ export function UkeyBindDialog({
             ]}
           />
         ) : null}
-        {problem ? (
+        {shownProblem ? (
           <div style={{ marginTop: 12 }}>
             <UkeyProblemAlert
-              problem={problem}
+              problem={shownProblem}
               testId="ukey-bind-error"
               onRedetect={() => {
                 setProblem(null);

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { normaliseLanguage } from '../../../lib/language';
 import { isAgentError, ukeyAgent, type AgentKey } from '../api/ukey-agent';
 import { UKEYS_KEY } from '../api/ukeys';
-import { describeUkeyError, detectionOf, type UkeyProblem } from '../model/ukey-problems';
+import { describeUkeyError, detectionOf, keyChoosable, type UkeyProblem } from '../model/ukey-problems';
 import { UkeyProblemAlert } from './ukey-problem-alert';
 
 /** The keys the local agent sees now (GET /v1/keys); asked afresh each time, since keys come and go. */
@@ -40,6 +40,13 @@ export function detectionProblem(
       message: messageFor('ukey.notInserted', lang),
       data: { reason: 'notInserted' },
     });
+  if (found.state === 'wrong')
+    return describeUkeyError({
+      kind: 'api',
+      code: 7002,
+      message: messageFor('ukey.wrongSerial', lang),
+      data: { expected: found.expected, inserted: found.keys.map((k) => k.serial) },
+    });
   if (found.state === 'several')
     return describeUkeyError({ kind: 'api', code: 7003, message: messageFor('ukey.multiple', lang) });
   return null;
@@ -47,7 +54,8 @@ export function detectionProblem(
 
 /**
  * Detected keys to choose from: with one key it is chosen at once; with several the "several UKeys"
- * message shows and the user picks one. Locked keys cannot be chosen.
+ * message shows and the user picks one. Locked keys cannot be chosen, nor, when a specific key is wanted,
+ * any other (the "wrong serial" message names the one to insert).
  */
 export function UkeyKeyPicker({
   keys,
@@ -94,10 +102,11 @@ export function UkeyKeyPicker({
                 data-testid="ukey-key-option"
                 data-serial={k.serial}
                 data-checked={String(value === k.serial)}
+                data-choosable={String(keyChoosable(k, wantedSerial))}
               >
                 <Radio
                   value={k.serial}
-                  disabled={k.locked}
+                  disabled={!keyChoosable(k, wantedSerial)}
                   style={{
                     width: '100%',
                     padding: '8px 12px',

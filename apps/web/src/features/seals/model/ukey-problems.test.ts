@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeUkeyError, detectionOf, normaliseAgentUrl, pinError } from './ukey-problems';
+import { describeUkeyError, detectionOf, keyChoosable, normaliseAgentUrl, pinError } from './ukey-problems';
 
 const api = (code: number, data: unknown = null, message = `message ${code}`) => ({
   kind: 'api',
@@ -63,10 +63,21 @@ describe('detectionOf', () => {
     expect(detectionOf([a])).toEqual({ state: 'one', key: a });
     expect(detectionOf([a, b])).toEqual({ state: 'several', keys: [a, b] });
   });
-  it('takes the wanted key among several, and falls back when it is not in', () => {
+  it('takes the wanted key among several, and says "wrong serial" when only others are in', () => {
     expect(detectionOf([a, b], 'B2')).toEqual({ state: 'one', key: b });
-    expect(detectionOf([a, b], 'C3')).toEqual({ state: 'several', keys: [a, b] });
-    expect(detectionOf([a], 'C3')).toEqual({ state: 'one', key: a });
+    expect(detectionOf([a, b], 'C3')).toEqual({ state: 'wrong', expected: 'C3', keys: [a, b] });
+    expect(detectionOf([a], 'C3')).toEqual({ state: 'wrong', expected: 'C3', keys: [a] });
+    expect(detectionOf([], 'C3')).toEqual({ state: 'none' });
+  });
+});
+
+describe('keyChoosable', () => {
+  it('refuses a locked key, and any key but the wanted one when one is wanted', () => {
+    expect(keyChoosable({ serial: 'A1', locked: false })).toBe(true);
+    expect(keyChoosable({ serial: 'A1', locked: true })).toBe(false);
+    expect(keyChoosable({ serial: 'A1', locked: false }, 'A1')).toBe(true);
+    expect(keyChoosable({ serial: 'B2', locked: false }, 'A1')).toBe(false);
+    expect(keyChoosable({ serial: 'A1', locked: true }, 'A1')).toBe(false);
   });
 });
 

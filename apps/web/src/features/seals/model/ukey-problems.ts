@@ -99,22 +99,34 @@ export function describeUkeyError(error: UkeyErrorLike): UkeyProblem {
 
 /**
  * What key detection found: no key (the catalogued "not inserted" text is given by the caller, since no
- * error carried it), one key, or several — which the user must narrow to one.
+ * error carried it), one key, several — which the user must narrow to one — or, when a specific key is
+ * wanted (a renewal uses the key it renews), only other keys: the "wrong serial" of spec section 8.
  */
 export type Detection<K extends { serial: string }> =
-  { state: 'none' } | { state: 'one'; key: K } | { state: 'several'; keys: K[] };
+  | { state: 'none' }
+  | { state: 'one'; key: K }
+  | { state: 'several'; keys: K[] }
+  | { state: 'wrong'; expected: string; keys: K[] };
 
 export function detectionOf<K extends { serial: string }>(
   keys: K[],
   wantedSerial?: string | null,
 ): Detection<K> {
+  if (keys.length === 0) return { state: 'none' };
   if (wantedSerial) {
     const wanted = keys.find((k) => k.serial === wantedSerial);
-    if (wanted) return { state: 'one', key: wanted };
+    return wanted ? { state: 'one', key: wanted } : { state: 'wrong', expected: wantedSerial, keys };
   }
-  if (keys.length === 0) return { state: 'none' };
   if (keys.length === 1) return { state: 'one', key: keys[0]! };
   return { state: 'several', keys };
+}
+
+/** Whether a detected key may be chosen: not locked, and the wanted one when a specific key is wanted. */
+export function keyChoosable(
+  key: { serial: string; locked: boolean },
+  wantedSerial?: string | null,
+): boolean {
+  return !key.locked && (!wantedSerial || key.serial === wantedSerial);
 }
 
 /** A PIN the agent would take: 4 to 16 characters (the token decides whether it is right). */

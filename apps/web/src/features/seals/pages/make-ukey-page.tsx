@@ -35,7 +35,7 @@ import {
   type MakingProgress,
   type MakingStep,
 } from '../model/ukey-making';
-import { pinError, type UkeyProblem } from '../model/ukey-problems';
+import { keyChoosable, pinError, type UkeyProblem } from '../model/ukey-problems';
 
 /** What this page learnt while making: kept only in memory (the PIN above all). */
 interface Session {
@@ -67,19 +67,22 @@ export function MakeUkeyPage({ route }: PageProps) {
   const [problem, setProblem] = useState<UkeyProblem | null>(null);
   const [serial, setSerial] = useState<string | null>(null);
   const [pin, setPin] = useState('');
-  const [reason, setReason] = useState('');
+  /** The reason typed in the "mark failed" confirmation (read when it is confirmed, not when it opened). */
+  const reason = useRef('');
   const inSession = session.current?.making !== undefined;
   const wanted = a?.ukeyType === 'ukey_offline_renewal' ? a.targetUkeySn : null;
   const detecting = !!a && (a.status === 'toImport' || (a.status === 'importing' && inSession)) && !inSession;
   const keys = useAgentKeys(detecting);
   const sealName = useUkeySealNames(applyNo !== null);
 
+  // The wanted key (a renewal's) or the only key is chosen at once; one gone away or locked is forgotten.
   useEffect(() => {
     const list = keys.data ?? [];
-    if (serial && !list.some((k) => k.serial === serial)) setSerial(null);
+    const current = serial ? list.find((k) => k.serial === serial) : undefined;
+    if (serial && (!current || !keyChoosable(current, wanted))) setSerial(null);
     else if (!serial) {
       const pick = wanted ? list.find((k) => k.serial === wanted) : list.length === 1 ? list[0] : undefined;
-      if (pick && !pick.locked) setSerial(pick.serial);
+      if (pick && keyChoosable(pick, wanted)) setSerial(pick.serial);
     }
   }, [keys.data, serial, wanted]);
 
@@ -180,7 +183,8 @@ export function MakeUkeyPage({ route }: PageProps) {
     void run(progress.step === 'detect' ? 'detect' : progress.step);
   };
 
-  const markFailed = () =>
+  const markFailed = () => {
+    reason.current = '';
     Modal.confirm({
       title: t('ukeyMngMake.markFailedTitle'),
       content: (
@@ -190,7 +194,7 @@ export function MakeUkeyPage({ route }: PageProps) {
             maxLength={200}
             rows={2}
             placeholder={t('ukeyMngMake.failReason')}
-            onChange={(e) => setReason(e.target.value)}
+            onChange={(e) => (reason.current = e.target.value)}
             data-testid="make-ukey-fail-reason"
           />
         </div>
@@ -200,7 +204,11 @@ export function MakeUkeyPage({ route }: PageProps) {
       cancelText: t('common.cancel'),
       onOk: async () => {
         try {
-          await executeUkeyApplyOpt({ applyNo: applyNo, opt: 'fail', reason: reason.trim() || undefined });
+          await executeUkeyApplyOpt({
+            applyNo: applyNo,
+            opt: 'fail',
+            reason: reason.current.trim() || undefined,
+          });
           session.current = null;
           setProgress(START);
           setProblem(null);
@@ -211,6 +219,7 @@ export function MakeUkeyPage({ route }: PageProps) {
         }
       },
     });
+  };
 
   const retry = async () => {
     try {
