@@ -166,6 +166,58 @@ describe.each(DIALECTS)('seal authorisations [%s]', (dialect) => {
     expect((await post('/v1/sealAuth/mySealsAuthorized', b.admin, {})).body.data.total).toBe(0);
   });
 
+  it('the mine flag keeps only the grants to the caller, whatever their permissions', async () => {
+    const staff = { type: 'member' as const, id: a.staffMemberId };
+    const admin = { type: 'member' as const, id: a.sealAdminMemberId };
+    const app = { type: 'app' as const, id: 'app_mine' };
+    const added = await post('/v1/sealAuth/addSealAuth', a.sealAdmin, {
+      sealCode,
+      grantees: [staff, admin, app],
+    });
+    expect(added.body.code, JSON.stringify(added.body)).toBe(0);
+    type G = { granteeType: string; granteeId: string };
+    const isOwn = (memberId: string) => (g: G) => g.granteeType === 'member' && g.granteeId === memberId;
+
+    // The authorise point holder: all of the organisation's without the flag, only their own with it.
+    const all = (await post('/v1/sealAuth/mySealsAuthorized', a.sealAdmin, { pageSize: 100 })).body.data;
+    expect(all.list.some(isOwn(a.staffMemberId))).toBe(true);
+    expect(all.list.some((g: G) => g.granteeType === 'app')).toBe(true);
+    const mine = (await post('/v1/sealAuth/mySealsAuthorized', a.sealAdmin, { mine: true, pageSize: 100 }))
+      .body.data;
+    expect(mine.total).toBeGreaterThan(0);
+    expect(mine.total).toBeLessThan(all.total);
+    expect(mine.list).toHaveLength(mine.total);
+    expect(mine.list.every(isOwn(a.sealAdminMemberId))).toBe(true);
+    expect(all.list.filter(isOwn(a.sealAdminMemberId)).map((g: { authCode: string }) => g.authCode)).toEqual(
+      mine.list.map((g: { authCode: string }) => g.authCode),
+    );
+    // Paging counts only the caller's own.
+    const first = (
+      await post('/v1/sealAuth/mySealsAuthorized', a.sealAdmin, { mine: true, pageNum: 1, pageSize: 1 })
+    ).body.data;
+    expect(first).toMatchObject({ total: mine.total, pageNum: 1, pageSize: 1 });
+    expect(first.list).toHaveLength(1);
+    expect(first.list[0].authCode).toBe(mine.list[0].authCode);
+    // The flag combines with the other filters.
+    expect(
+      (await post('/v1/sealAuth/mySealsAuthorized', a.sealAdmin, { mine: true, granteeType: 'app' })).body
+        .data.total,
+    ).toBe(0);
+
+    // A staff member sees only their own either way.
+    for (const body of [{}, { mine: true }]) {
+      const seen = (await post('/v1/sealAuth/mySealsAuthorized', a.staff, { ...body, pageSize: 100 })).body
+        .data;
+      expect(seen.total).toBeGreaterThan(0);
+      expect(seen.list.every(isOwn(a.staffMemberId))).toBe(true);
+    }
+    // Another organisation sees none of ours.
+    for (const body of [{}, { mine: true }])
+      expect((await post('/v1/sealAuth/mySealsAuthorized', b.admin, body)).body.data.total).toBe(0);
+    // Not a boolean: refused by the contract.
+    expect((await post('/v1/sealAuth/mySealsAuthorized', a.staff, { mine: 'yes' })).body.code).not.toBe(0);
+  });
+
   it('members see their own grants; administrators all; a seal that is not usable refuses every use', async () => {
     const mine = await post('/v1/sealAuth/mySealsAuthorized', a.staff, {});
     expect(mine.body.data.list.every((g: { granteeId: string }) => g.granteeId === a.staffMemberId)).toBe(

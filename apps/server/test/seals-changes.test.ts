@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contracts } from '@openseal/core';
 import { describeCertificate } from '@openseal/pki';
+import { backfillChangeBefore } from '../../../packages/db/src/migrations/0010-seal-change-before';
 import { DIALECTS, startTestApp, type TestApp } from './harness';
 import { sealFixtures, transparentPng, type OrgFixture } from './seals-fixtures';
 
@@ -20,6 +22,12 @@ describe.each(DIALECTS)('seal changes [%s]', (dialect) => {
   afterAll(async () => t?.close());
 
   const sealOf = async (code: string, token = a.admin) => (await get(`/v1/seals/${code}`, token)).body.data;
+  /** The sha-256 of the file a signed address serves. */
+  const shaOf = async (url: string) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    return createHash('sha256').update(res.rawPayload).digest('hex');
+  };
 
   it('submit, revoke, return and approve: the change table and the seal back to normal', async () => {
     expect(contracts.allowedActions(contracts.CHANGE_MACHINE, 'pendingReview').sort()).toEqual([
@@ -98,6 +106,13 @@ describe.each(DIALECTS)('seal changes [%s]', (dialect) => {
     expect(queue.body.data.list.map((x: { applicationId: string }) => x.applicationId)).toContain(
       third.body.data.changeNo,
     );
+    // A queue row names the organisation and the applicant, so the operator need not look them up.
+    const row = queue.body.data.list.find(
+      (x: { applicationId: string }) => x.applicationId === third.body.data.changeNo,
+    );
+    expect(row).toMatchObject({ organizeId: a.orgId, organizeName: a.name, sealCode });
+    expect(typeof row.applicantName).toBe('string');
+    expect(row.applicantName.length).toBeGreaterThan(0);
     await f.approve(op, 'sealChange', third.body.data.changeNo);
     const after = await sealOf(sealCode);
     expect(after).toMatchObject({
@@ -107,8 +122,83 @@ describe.each(DIALECTS)('seal changes [%s]', (dialect) => {
       certSerial: before.certSerial,
     });
     expect(after.template.baseInfo.sealType).toBe(1);
+
+    // The approved change keeps the old image: its "before" side still serves the original PNG.
+    const originalSha = await shaOf(before.imageUrl);
+    const approved = (await get(`/v1/sealChanges/sealChangeDetail/${third.body.data.changeNo}`, a.staff)).body
+      .data;
+    expect(approved.status).toBe('changed');
+    expect(approved.beforeImageUrl).toEqual(expect.any(String));
+    expect(await shaOf(approved.beforeImageUrl)).toBe(originalSha);
+    const newSha = await shaOf(approved.previewUrl);
+    expect(newSha).not.toBe(originalSha);
+    expect(await shaOf(after.imageUrl)).toBe(newSha);
+    // Every status carries it: the revoked and returned records show the same original image.
+    for (const no of [changeNo, second.body.data.changeNo]) {
+      const d = (await get(`/v1/sealChanges/sealChangeDetail/${no}`, a.sealAdmin)).body.data;
+      expect(await shaOf(d.beforeImageUrl)).toBe(originalSha);
+    }
+    // Another organisation sees neither record nor image.
+    expect(
+      (await get(`/v1/sealChanges/sealChangeDetail/${third.body.data.changeNo}`, b.admin)).body.code,
+    ).toBe(6201);
+    // A later change starts from the approved look.
+    const fourth = await post('/v1/sealChanges/applySealChange', a.sealAdmin, { sealCode, sealType: 0 });
+    expect(await shaOf(fourth.body.data.beforeImageUrl)).toBe(newSha);
+    await get(`/v1/sealChanges/cancelChangeFlow/${fourth.body.data.changeNo}`, a.sealAdmin);
+    const keptSha = async () =>
+      Object.fromEntries(
+        (
+          await t.db
+            .selectFrom('seal_changes')
+            .select(['change_no', 'old_image_sha256'])
+            .where('seal_code', '=', sealCode)
+            .execute()
+        ).map((r) => [r.change_no, r.old_image_sha256]),
+      );
+    const order = [changeNo, second.body.data.changeNo, third.body.data.changeNo, fourth.body.data.changeNo];
+    const kept = await keptSha();
+    expect(order.map((no) => kept[no])).toEqual([originalSha, originalSha, originalSha, newSha]);
+
+    // Records from before the look was kept: the migration recovers it where the history holds it (after
+    // an approved change, or while the seal still has that look); the replaced original is not recoverable.
+    await t.db
+      .updateTable('seal_changes')
+      .set({ old_template: null, old_image_file_key: null, old_image_sha256: null })
+      .where('seal_code', '=', sealCode)
+      .execute();
+    await backfillChangeBefore(t.db as never);
+    const recovered = await keptSha();
+    expect(order.map((no) => recovered[no])).toEqual([null, null, null, newSha]);
+    // A pending change with no approval before it: the seal still has the look it would replace.
+    const other = (await f.madeSeal(b, op, { sealKind: 'contract', sealType: 0 })).sealCode;
+    const pending = await post('/v1/sealChanges/applySealChange', b.admin, { sealCode: other, sealType: 1 });
+    await t.db
+      .updateTable('seal_changes')
+      .set({ old_template: null, old_image_file_key: null, old_image_sha256: null })
+      .where('change_no', '=', pending.body.data.changeNo)
+      .execute();
+    await backfillChangeBefore(t.db as never);
+    const otherSeal = await t.db
+      .selectFrom('seals')
+      .select(['image_file_key', 'image_sha256', 'template'])
+      .where('seal_code', '=', other)
+      .executeTakeFirstOrThrow();
+    expect(
+      await t.db
+        .selectFrom('seal_changes')
+        .select(['old_image_file_key', 'old_image_sha256', 'old_template'])
+        .where('change_no', '=', pending.body.data.changeNo)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({
+      old_image_file_key: otherSeal.image_file_key,
+      old_image_sha256: otherSeal.image_sha256,
+      old_template: otherSeal.template,
+    });
+    await get(`/v1/sealChanges/cancelChangeFlow/${pending.body.data.changeNo}`, b.admin);
     const records = await post('/v1/sealChanges/', a.staff, { sealCode });
     expect(records.body.data.list.map((c: { status: string }) => c.status)).toEqual([
+      'revoked',
       'changed',
       'returned',
       'revoked',
@@ -133,6 +223,10 @@ describe.each(DIALECTS)('seal changes [%s]', (dialect) => {
       'sealChange.submit',
       'seal.endChange',
       'sealChange.approve',
+      'seal.applyChange',
+      'sealChange.submit',
+      'seal.endChange',
+      'sealChange.revoke',
     ]);
   });
 
@@ -220,5 +314,9 @@ describe.each(DIALECTS)('seal changes [%s]', (dialect) => {
       url: (await get(`/v1/seals/${handSeal}`, p.token)).body.data.imageUrl,
     });
     expect(Buffer.compare(img.rawPayload, transparentPng(240))).toBe(0);
+    const record = (await get(`/v1/sealChanges/sealChangeDetail/${change.body.data.changeNo}`, p.token)).body
+      .data;
+    const old = await t.app.inject({ method: 'GET', url: record.beforeImageUrl });
+    expect(Buffer.compare(old.rawPayload, transparentPng(200))).toBe(0);
   });
 });

@@ -101,6 +101,10 @@ export interface SealChangesTable {
   old_seal_type: number;
   old_title: string | null;
   old_title0: string | null;
+  /** The seal's template and image when the change was applied for; null on records older than this. */
+  old_template: string | null;
+  old_image_file_key: string | null;
+  old_image_sha256: string | null;
   new_name: string;
   new_name_text: string;
   new_seal_type: number;

@@ -351,6 +351,10 @@ export const sealChange = z.object({
   createTime: iso,
   reviewTime: iso.nullable(),
   previewUrl: z.string().nullable().describe('the new image'),
+  beforeImageUrl: z
+    .string()
+    .nullable()
+    .describe('the image as it was when the change was applied for, kept in every status'),
   actions: z.array(z.string()),
 });
 export const sealChangeListRequest = z.object({
@@ -429,6 +433,10 @@ export const sealAuthListRequest = z.object({
   sealCode: sealCode.optional(),
   status: authStatus.optional(),
   granteeType: z.enum(['member', 'app']).optional(),
+  mine: z
+    .boolean()
+    .default(false)
+    .describe('only the grants to the caller as a member, whatever the permissions'),
   pageNum,
   pageSize,
 });

@@ -8,6 +8,7 @@ import * as m0006 from './0006-operators';
 import * as m0007 from './0007-sso';
 import * as m0008 from './0008-seals';
 import * as m0009 from './0009-ukeys';
+import * as m0010 from './0010-seal-change-before';
 
 /** Versioned migrations, applied in key order. Never edit one that has shipped; add the next. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-sso': m0007,
   '0008-seals': m0008,
   '0009-ukeys': m0009,
+  '0010-seal-change-before': m0010,
 };

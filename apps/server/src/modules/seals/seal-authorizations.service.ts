@@ -346,6 +346,8 @@ export function createSealAuthorizationsService(deps: { evidence: EvidenceServic
         sealCode?: string | undefined;
         status?: repo.AuthRow['status'] | undefined;
         granteeType?: repo.AuthRow['grantee_type'] | undefined;
+        /** Only the grants to the caller as a member, even for holders of the authorise point. */
+        mine?: boolean | undefined;
         pageNum: number;
         pageSize: number;
       },
@@ -353,10 +355,11 @@ export function createSealAuthorizationsService(deps: { evidence: EvidenceServic
       const { a, onlyMember } = await readable(db, ctx);
       const page = pageArgs(q);
       const now = new Date();
+      if (q.mine && !a.memberId) return { total: 0, ...page, list: [] };
       const { rows, total } = await repo.listAuths(db, {
         ...page,
         organizationId: a.organizationId,
-        memberId: onlyMember,
+        memberId: q.mine ? (a.memberId ?? undefined) : onlyMember,
         sealCode: q.sealCode,
         status: q.status,
         granteeType: q.granteeType,

@@ -1,7 +1,9 @@
 /**
  * Seal changes: ordinary (an organisation's seal redrawn with its current name, or another style or
  * title), personal (a name seal redrawn with the person's current name) and hand-painted (a new
- * uploaded image). The new image is drawn at submission so the reviewer sees it; the seal waits in
+ * uploaded image). The new image is drawn at submission so the reviewer sees it, and the seal's image and
+ * template at that moment are kept with the change, so the record shows both sides in every status
+ * (files are never deleted, so the kept key stays readable). The seal waits in
  * change-in-approval until the operator approves (the seal takes the new look, and a new certificate
  * when its name changed), returns it, or the applicant revokes it: either way the seal is normal again.
  */
@@ -144,6 +146,7 @@ export function createSealChangesService(deps: {
       createTime: c.created_at.toISOString(),
       reviewTime: iso(c.reviewed_at),
       previewUrl: await previewUrl(db, ctx, c.new_image_file_key),
+      beforeImageUrl: c.old_image_file_key ? await previewUrl(db, ctx, c.old_image_file_key) : null,
       actions: contracts.allowedActions(CHANGE_MACHINE, c.status),
     };
   }
@@ -313,6 +316,10 @@ export function createSealChangesService(deps: {
           old_seal_type: s.seal_type,
           old_title: s.title,
           old_title0: s.title0,
+          // The look being replaced, kept so the record still shows it once the seal has the new one.
+          old_template: locked!.template,
+          old_image_file_key: locked!.image_file_key,
+          old_image_sha256: locked!.image_sha256,
           new_name: next.name,
           new_name_text: next.nameText,
           new_seal_type: next.sealType,
@@ -412,6 +419,7 @@ export function createSealChangesService(deps: {
           list.push({
             applicationId: c.change_no,
             organizeId: c.organization_id,
+            organizeName: c.org_name,
             ...(await out(db, null, c)),
           });
         return { total, list };

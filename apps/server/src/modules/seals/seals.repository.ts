@@ -399,8 +399,9 @@ function changeSelect(db: Db) {
   return db
     .selectFrom('seal_changes as ch')
     .leftJoin('persons as p', 'p.id', 'ch.person_id')
+    .leftJoin('organizations as o', 'o.id', 'ch.organization_id')
     .selectAll('ch')
-    .select('p.name as applicant_name');
+    .select(['p.name as applicant_name', 'o.name as org_name']);
 }
 export type ChangeView = NonNullable<Awaited<ReturnType<typeof findChange>>>;
 

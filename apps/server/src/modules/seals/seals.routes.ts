@@ -451,7 +451,8 @@ export default async function sealsRoutes(app: FastifyInstance, deps: SealsRoute
     {
       schema: {
         tags: authTags,
-        summary: "Seal authorisations: all of the organisation's (authorise permission) or the caller's own",
+        summary:
+          "Seal authorisations: all of the organisation's (authorise permission) or the caller's own; `mine` keeps only the caller's own",
         body: c.sealAuthListRequest,
         response: responses(c.sealAuthPage),
       },

@@ -1,17 +1,34 @@
-import { Descriptions, Image, Space, Typography } from 'antd';
+import { Descriptions, Image, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../model/format';
-import { changeSideText, sealRowSummary, type SealQueue } from '../model/seal-queue';
+import { changeSideText, sealRowOwner, sealRowSummary, type SealQueue } from '../model/seal-queue';
 
 type Row = Record<string, unknown>;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
 
+/** The organisation column of both seal queues: its name, or a "personal" tag for a person's own seal. */
+function ownerColumn(t: TFunction): ColumnsType<Row>[number] {
+  return {
+    title: t('manage.orgName'),
+    key: 'organisation',
+    render: (_, r) => {
+      const owner = sealRowOwner(r);
+      return (
+        <span data-testid="manage-org-name" data-personal={owner.personal ? 'true' : 'false'}>
+          {owner.personal ? <Tag>{t('identity.person')}</Tag> : owner.name || '-'}
+        </span>
+      );
+    },
+  };
+}
+
 /**
  * Columns of the seal queues (server rows: the work order, or the seal change, of spec section 3):
- * number, organisation, kind, seal name, carrier, applicant and submission time.
+ * number, organisation (or a personal seal), kind or change type, seal name, carrier, applicant and
+ * submission time.
  */
 export function sealColumns(queue: SealQueue, t: TFunction, lang: string): ColumnsType<Row> {
   if (queue === 'sealApply')
@@ -21,7 +38,7 @@ export function sealColumns(queue: SealQueue, t: TFunction, lang: string): Colum
         dataIndex: 'applyNo',
         render: (v) => <Typography.Text copyable={{ text: str(v) }}>{str(v)}</Typography.Text>,
       },
-      { title: t('manage.orgName'), dataIndex: 'organizeName', render: (v) => str(v) || '-' },
+      ownerColumn(t),
       {
         title: t('manage.sealKind'),
         key: 'kind',
@@ -59,11 +76,7 @@ export function sealColumns(queue: SealQueue, t: TFunction, lang: string): Colum
       dataIndex: 'changeNo',
       render: (v) => <Typography.Text copyable={{ text: str(v) }}>{str(v)}</Typography.Text>,
     },
-    {
-      title: t('manage.sealCode'),
-      dataIndex: 'sealCode',
-      render: (v) => <Typography.Text code>{str(v)}</Typography.Text>,
-    },
+    ownerColumn(t),
     {
       title: t('manage.changeType'),
       dataIndex: 'changeType',
@@ -75,7 +88,12 @@ export function sealColumns(queue: SealQueue, t: TFunction, lang: string): Colum
       render: (_, r) => {
         const { before, after } = sealRowSummary(r);
         return (
-          <span data-testid="manage-seal-name">{before === after ? after : `${before} → ${after}`}</span>
+          <>
+            <div data-testid="manage-seal-name">{before === after ? after : `${before} → ${after}`}</div>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="manage-seal-code">
+              {t('manage.sealCode')}: {str(r.sealCode) || '-'}
+            </Typography.Text>
+          </>
         );
       },
     },

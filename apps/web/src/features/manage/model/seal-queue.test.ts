@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applicationIdOfRow, changeSideText, sealRowSummary } from './seal-queue';
+import { applicationIdOfRow, changeSideText, sealRowOwner, sealRowSummary } from './seal-queue';
 
 describe('seal queue rows', () => {
   it('reads both sides of a seal change', () => {
@@ -30,6 +30,18 @@ describe('seal queue rows', () => {
     const s = sealRowSummary({ changeNo: 'c' });
     expect(s.before).toBe('');
     expect(changeSideText(s.beforeSide, () => '')).toBe('-');
+  });
+  it('names the organisation a row is about, or says it is a personal seal', () => {
+    expect(sealRowOwner({ organizeId: 'org1', organizeName: '甲公司' })).toEqual({
+      personal: false,
+      name: '甲公司',
+    });
+    expect(sealRowOwner({ organizeId: 'org1', organizeName: '  乙公司 ' }).name).toBe('乙公司');
+    expect(sealRowOwner({ organizeId: null, organizeName: null })).toEqual({ personal: true, name: '' });
+    expect(sealRowOwner({ changeNo: 'c1' })).toEqual({ personal: true, name: '' });
+    // An organisation id without a name is not taken for a person.
+    expect(sealRowOwner({ organizeId: 'org2' })).toEqual({ personal: false, name: '' });
+    expect(sealRowOwner({ organizeId: 'org2', organizeName: '' })).toEqual({ personal: false, name: '' });
   });
   it('names the id each queue decides on', () => {
     expect(applicationIdOfRow('authority', { applyNo: 'au1', applicationId: 'x' })).toBe('au1');

@@ -39,6 +39,16 @@ export function sealRowSummary(row: Record<string, unknown>): {
   return { before: beforeSide.name, after: afterSide.name, beforeSide, afterSide };
 }
 
+/**
+ * Whose seal a row is about: an organisation by its name, or a person's own seal (a row with no
+ * organisation id). A row with an id but no name (an older server) has an empty name.
+ */
+export function sealRowOwner(row: Record<string, unknown>): { personal: boolean; name: string } {
+  const name = str(row.organizeName).trim();
+  if (name) return { personal: false, name };
+  return { personal: str(row.organizeId) === '', name: '' };
+}
+
 /** One side in words: name, drawing type, and the titles when there are any. */
 export function changeSideText(side: ChangeSide, drawType: (v: string) => string): string {
   const parts = [side.name || '-', drawType(side.sealType)];

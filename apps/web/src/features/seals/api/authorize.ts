@@ -23,7 +23,10 @@ type PermissionsOut = z.output<typeof contracts.permissionsOut>;
 /** Under the seals root, so a seal mutation anywhere refreshes what authorisations show as well. */
 export const SEAL_AUTH_KEY = [...SEALS_KEY, 'authorisations'] as const;
 
-/** mySealsAuthorized: all of the organisation's grants (authorise permission) or the caller's own. */
+/**
+ * mySealsAuthorized: all of the organisation's grants (authorise permission) or the caller's own;
+ * `mine: true` asks for only the grants to the caller whatever their permissions (the grantee's page).
+ */
 export function useSealAuthList(request: SealAuthListRequest, enabled = true) {
   const token = useAccessToken();
   return useQuery({

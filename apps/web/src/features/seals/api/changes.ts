@@ -14,6 +14,21 @@ export type SealChangePage = z.output<typeof contracts.sealChangePage>;
 export type SealChangeListRequest = z.input<typeof contracts.sealChangeListRequest>;
 export type ApplySealChangeRequest = z.input<typeof contracts.applySealChangeRequest>;
 export type UploadedFile = z.output<typeof contracts.uploadedFile>;
+export type CustomSealList = z.output<typeof contracts.customSealList>;
+
+/**
+ * The custom kinds (department, industry, practice) with their drawing types and the longest title, as
+ * the custom seal configuration gives them: what a change of such a seal may choose from.
+ */
+export function useChangeCustomKinds(enabled: boolean) {
+  const token = useAccessToken();
+  return useQuery({
+    queryKey: [...SEALS_KEY, 'changes', 'customKinds', token],
+    queryFn: () => apiPost<CustomSealList>('/v1/seals/getCustomSealList', {}),
+    enabled: enabled && token !== null,
+    staleTime: 60_000,
+  });
+}
 
 export function useSealChanges(request: SealChangeListRequest) {
   const token = useAccessToken();

@@ -1,7 +1,7 @@
 import { contracts } from '@openseal/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Form, Input, Select, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppDialog } from '../../../components/app-dialog';
 import { handleApiError } from '../../../lib/api-error-handler';
@@ -11,9 +11,11 @@ import {
   handPaintedSealChange,
   personSealChange,
   uploadSealImage,
+  useChangeCustomKinds,
   type SealChange,
 } from '../api/changes';
 import { SEALS_KEY, useSealKinds, type SealDetail } from '../api/seals';
+import { changeStyleChoice } from '../model/change-records';
 import { changeTypeOf } from '../model/manage-seals';
 import { HandDrawnPad } from './hand-drawn-pad';
 import { ManageSealImage } from './manage-seal-drawer';
@@ -45,12 +47,21 @@ export function ChangeApplyDialog({
   const [form] = Form.useForm<OrdinaryValues>();
   const [busy, setBusy] = useState(false);
   const [drawing, setDrawing] = useState<{ fileKey: string; preview: string } | null>(null);
-  const kinds = useSealKinds();
   const type = seal ? changeTypeOf(seal.sealKind) : 'ordinary';
   const info = seal ? contracts.SEAL_KIND_INFO[seal.sealKind] : null;
-  const offered = kinds.data?.list.find((k) => k.kind === seal?.sealKind)?.sealTypes ?? [];
-  const sealTypes = seal ? [...new Set([seal.sealType, ...offered])] : [];
+  // Standard kinds offer the space's seal kinds' types; custom kinds those of the custom configuration.
+  const kinds = useSealKinds();
+  const customKinds = useChangeCustomKinds(seal !== null && type === 'ordinary' && Boolean(info?.custom));
+  const choice = seal ? changeStyleChoice(seal, kinds.data, customKinds.data) : null;
+  const typesError = info?.custom ? customKinds.error : kinds.error;
   const chosenType = Form.useWatch('sealType', form) ?? seal?.sealType;
+
+  // Start from the current type, or the first allowed one once the allowed types are known.
+  const initialType = choice?.initial;
+  useEffect(() => {
+    if (initialType !== undefined && !form.isFieldTouched('sealType'))
+      form.setFieldValue('sealType', initialType);
+  }, [form, initialType, seal?.sealCode]);
 
   const close = () => {
     setDrawing(null);
@@ -112,7 +123,7 @@ export function ChangeApplyDialog({
     }
   };
 
-  const canSubmit = type !== 'handPainted' || drawing !== null;
+  const canSubmit = type === 'handPainted' ? drawing !== null : type !== 'ordinary' || choice?.ready === true;
 
   return (
     <AppDialog
@@ -165,10 +176,42 @@ export function ChangeApplyDialog({
           >
             {type === 'ordinary' ? (
               <>
-                <Form.Item name="sealType" label={t('sealChange.apply.sealType')}>
+                {typesError ? (
+                  <Alert
+                    type="error"
+                    showIcon
+                    style={{ marginBottom: 16 }}
+                    data-testid="change-apply-types-error"
+                    title={typesError.message}
+                  />
+                ) : null}
+                <Form.Item
+                  name="sealType"
+                  label={t('sealChange.apply.sealType')}
+                  rules={[
+                    {
+                      validator: (_, v: contracts.SealDrawType | undefined) =>
+                        v === undefined || choice?.options.find((o) => o.value === v)?.allowed !== false
+                          ? Promise.resolve()
+                          : Promise.reject(new Error(t('sealChange.apply.typeNotOffered'))),
+                    },
+                  ]}
+                >
                   <Select
                     data-testid="change-apply-seal-type"
-                    options={sealTypes.map((v) => ({ value: v, label: t(`sealCommon.drawType.${v}`) }))}
+                    data-source={choice?.source}
+                    data-ready={choice?.ready ? 'true' : 'false'}
+                    loading={!choice?.ready && !typesError}
+                    options={(choice?.options ?? []).map((o) => ({
+                      value: o.value,
+                      disabled: !o.allowed,
+                      label: (
+                        <span data-testid="change-apply-seal-type-option" data-value={o.value}>
+                          {t(`sealCommon.drawType.${o.value}`)}
+                          {o.allowed ? '' : t('sealChange.apply.typeNotOfferedSuffix')}
+                        </span>
+                      ),
+                    }))}
                   />
                 </Form.Item>
                 {info?.custom ? (
@@ -177,7 +220,11 @@ export function ChangeApplyDialog({
                     label={t('sealChange.apply.title1')}
                     extra={t('sealChange.apply.keepCurrent')}
                   >
-                    <Input maxLength={40} data-testid="change-apply-title" />
+                    <Input
+                      maxLength={choice?.titleMaxLength ?? 40}
+                      showCount={choice?.titleMaxLength !== null}
+                      data-testid="change-apply-title"
+                    />
                   </Form.Item>
                 ) : null}
                 {chosenType === 4 ? (
@@ -186,7 +233,7 @@ export function ChangeApplyDialog({
                     label={t('sealChange.apply.title0')}
                     extra={t('sealChange.apply.keepCurrent')}
                   >
-                    <Input maxLength={40} data-testid="change-apply-title0" />
+                    <Input maxLength={choice?.titleMaxLength ?? 40} data-testid="change-apply-title0" />
                   </Form.Item>
                 ) : null}
                 <Form.Item

@@ -140,6 +140,8 @@ export const zhCN = {
       cancel: '取消',
       success: '变更申请已提交，等待平台审核',
       keepCurrent: '留空则沿用当前文字',
+      typeNotOffered: '该样式已不在可选范围内，请选择其他样式',
+      typeNotOfferedSuffix: '（已停用）',
     },
     list: {
       filterStatus: '变更状态',
@@ -169,6 +171,7 @@ export const zhCN = {
       after: '变更后',
       noImage: '无预览图',
       replaced: '原印模已替换为新印模',
+      beforeNotKept: '该记录未留存变更前印模',
       name: '印章名称',
       sealType: '印模样式',
       title: '横排文字',
@@ -341,6 +344,8 @@ export const en: typeof zhCN = {
       cancel: 'Cancel',
       success: 'The change is submitted for review',
       keepCurrent: 'Leave empty to keep the current text',
+      typeNotOffered: 'This style is no longer offered; choose another',
+      typeNotOfferedSuffix: ' (no longer offered)',
     },
     list: {
       filterStatus: 'Status',
@@ -370,6 +375,7 @@ export const en: typeof zhCN = {
       after: 'After',
       noImage: 'No preview',
       replaced: 'Replaced by the new impression',
+      beforeNotKept: 'The earlier impression was not kept for this record',
       name: 'Seal name',
       sealType: 'Style',
       title: 'Title',

@@ -6,6 +6,7 @@ import {
   changeFiltersFromQuery,
   changeFiltersToQuery,
   changeListRequest,
+  changeStyleChoice,
 } from './change-records';
 
 describe('change-record filters', () => {
@@ -44,5 +45,62 @@ describe('a change', () => {
       expect(canCancelChange({ actions: contracts.allowedActions(contracts.CHANGE_MACHINE, status) })).toBe(
         status === 'pendingReview',
       );
+  });
+});
+
+describe('change style choice', () => {
+  const standard = {
+    list: [
+      { kind: 'contract' as const, sealTypes: [0, 1] as const },
+      { kind: 'finance' as const, sealTypes: [5, 1] as const },
+      // The standard list may name a custom kind too; a custom kind must not read it.
+      { kind: 'department' as const, sealTypes: [0] as const },
+    ],
+  };
+  const custom = {
+    list: [
+      { kind: 'department' as const, sealTypes: [0, 1, 4, 1] as const },
+      { kind: 'practice' as const, sealTypes: [4] as const },
+    ],
+    titleMaxLength: 12,
+  };
+
+  it('custom kinds take their types and title length from the custom list', () => {
+    const c = changeStyleChoice({ sealKind: 'department', sealType: 1 }, standard, custom);
+    expect(c).toEqual({
+      source: 'custom',
+      ready: true,
+      options: [
+        { value: 0, allowed: true },
+        { value: 1, allowed: true },
+        { value: 4, allowed: true },
+      ],
+      initial: 1,
+      titleMaxLength: 12,
+    });
+    // The standard list alone is not enough for a custom kind: it waits for the custom list.
+    const waiting = changeStyleChoice({ sealKind: 'department', sealType: 1 }, standard, undefined);
+    expect(waiting).toMatchObject({ source: 'custom', ready: false, initial: 1, titleMaxLength: null });
+    expect(waiting.options).toEqual([{ value: 1, allowed: true }]);
+  });
+
+  it('a current type no longer allowed stays visible but not chosen', () => {
+    const c = changeStyleChoice({ sealKind: 'practice', sealType: 0 }, standard, custom);
+    expect(c.options).toEqual([
+      { value: 0, allowed: false },
+      { value: 4, allowed: true },
+    ]);
+    expect(c.initial).toBe(4);
+    // A kind the configuration no longer lists: only the current type, kept.
+    const gone = changeStyleChoice({ sealKind: 'industry', sealType: 0 }, standard, custom);
+    expect(gone.options).toEqual([{ value: 0, allowed: false }]);
+    expect(gone.initial).toBe(0);
+  });
+
+  it('standard kinds read the seal kinds of the space', () => {
+    const c = changeStyleChoice({ sealKind: 'finance', sealType: 5 }, standard, custom);
+    expect(c).toMatchObject({ source: 'standard', ready: true, initial: 5, titleMaxLength: null });
+    expect(c.options.map((o) => o.value)).toEqual([5, 1]);
+    expect(changeStyleChoice({ sealKind: 'contract', sealType: 0 }, undefined, custom).ready).toBe(false);
   });
 });

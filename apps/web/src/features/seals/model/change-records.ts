@@ -66,3 +66,45 @@ export function changedFields(before: ChangeSide, after: ChangeSide): ChangeFiel
 export function canCancelChange(change: { actions: readonly string[] }): boolean {
   return change.actions.includes('revoke');
 }
+
+/** A kind's drawing types as `/v1/seals/sealTypes` or `/v1/seals/getCustomSealList` list them. */
+export interface KindTypes {
+  kind: contracts.SealKind;
+  sealTypes: readonly contracts.SealDrawType[];
+}
+
+export interface ChangeStyleChoice {
+  /** Where the allowed types come from: custom kinds (department, industry, practice) use the custom list. */
+  source: 'custom' | 'standard';
+  /** False while that list is still loading. */
+  ready: boolean;
+  /** The types to offer: the allowed ones, and the seal's current type (first) even when no longer allowed. */
+  options: { value: contracts.SealDrawType; allowed: boolean }[];
+  /** What the form starts with: the current type when still allowed, else the first allowed one. */
+  initial: contracts.SealDrawType;
+  /** Custom kinds: the longest title allowed (from the custom list); null otherwise or while loading. */
+  titleMaxLength: number | null;
+}
+
+/**
+ * The drawing types an ordinary change may pick for a seal. Standard kinds read them from the seal kinds
+ * of the space; custom kinds from the custom seal configuration, which also bounds the title.
+ */
+export function changeStyleChoice(
+  seal: { sealKind: contracts.SealKind; sealType: contracts.SealDrawType },
+  standard: { list: readonly KindTypes[] } | undefined,
+  custom: { list: readonly KindTypes[]; titleMaxLength: number } | undefined,
+): ChangeStyleChoice {
+  const isCustom = contracts.SEAL_KIND_INFO[seal.sealKind].custom;
+  const source = isCustom ? custom : standard;
+  const allowed = [...new Set(source?.list.find((k) => k.kind === seal.sealKind)?.sealTypes ?? [])];
+  const values = allowed.includes(seal.sealType) ? allowed : [seal.sealType, ...allowed];
+  const options = values.map((value) => ({ value, allowed: allowed.includes(value) }));
+  return {
+    source: isCustom ? 'custom' : 'standard',
+    ready: source !== undefined,
+    options: source ? options : [{ value: seal.sealType, allowed: true }],
+    initial: allowed.includes(seal.sealType) || allowed.length === 0 ? seal.sealType : allowed[0]!,
+    titleMaxLength: isCustom && custom ? custom.titleMaxLength : null,
+  };
+}

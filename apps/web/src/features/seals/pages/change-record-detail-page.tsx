@@ -135,8 +135,10 @@ export function ChangeRecordDetailPage({ route }: PageProps) {
     );
 
   const changed = changedFields(change.before, change.after);
-  // The seal shows its current look: before approval that is the "before" image, after it the new one.
-  const currentImage = seal.data && change.status !== 'changed' ? seal.data.imageUrl : null;
+  // The change keeps the look it replaces. Records older than that fall back to the seal's current image
+  // while it has not been replaced yet.
+  const beforeImage =
+    change.beforeImageUrl ?? (seal.data && change.status !== 'changed' ? seal.data.imageUrl : null);
 
   const cancel = async () => {
     setBusy(true);
@@ -246,11 +248,13 @@ export function ChangeRecordDetailPage({ route }: PageProps) {
           changed={changed}
           testId="change-before"
           image={
-            <ManageSealImage
-              seal={{ imageUrl: currentImage, name: change.before.name }}
-              size={180}
-              placeholder={change.status === 'changed' ? t('sealChange.detail.replaced') : undefined}
-            />
+            <div data-testid="change-before-image" data-kept={change.beforeImageUrl ? 'true' : 'false'}>
+              <ManageSealImage
+                seal={{ imageUrl: beforeImage, name: change.before.name }}
+                size={180}
+                placeholder={change.status === 'changed' ? t('sealChange.detail.beforeNotKept') : undefined}
+              />
+            </div>
           }
         />
         <ChangeSideCard
@@ -259,7 +263,9 @@ export function ChangeRecordDetailPage({ route }: PageProps) {
           changed={changed}
           testId="change-after"
           image={
-            <ManageSealImage seal={{ imageUrl: change.previewUrl, name: change.after.name }} size={180} />
+            <div data-testid="change-after-image">
+              <ManageSealImage seal={{ imageUrl: change.previewUrl, name: change.after.name }} size={180} />
+            </div>
           }
         />
       </div>

@@ -1,5 +1,6 @@
 import { ReloadOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { Button, Empty, Result, Space, Typography } from 'antd';
+import { Button, Empty, Pagination, Result, Space, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../../components/page-loading';
 import { useAccountInfo } from '../../../hooks/use-session';
@@ -14,6 +15,9 @@ import {
 } from '../components/authorize-parts';
 import { StatusTag } from '../components/status-tag';
 import { unusableReason } from '../model/authorize-form';
+
+/** Grants per page of "all my grants": four rows of a three-column grid. */
+const PAGE_SIZE = 12;
 
 const GRID = {
   display: 'grid',
@@ -41,7 +45,7 @@ export function SealAuthPage({ route }: PageProps) {
         ) : null}
       </div>
       {inOrg ? (
-        <Granted memberId={account.data.memberId} />
+        <Granted />
       ) : (
         <div className="os-card">
           <Result status="info" title={t('sealAuthz.personSpace')} data-testid="authz-person-space" />
@@ -51,13 +55,20 @@ export function SealAuthPage({ route }: PageProps) {
   );
 }
 
-function Granted({ memberId }: { memberId: string | null }) {
+function Granted() {
   const { t } = useTranslation();
+  const [pageNum, setPageNum] = useState(1);
   const usable = useAuthorSeals();
-  // Holders of the authorise point are answered the whole organisation's grants: only their own are kept.
-  const mine = useSealAuthList({ granteeType: 'member', pageNum: 1, pageSize: 100 });
+  // `mine`: only the grants to the caller, even for holders of the authorise point.
+  const mine = useSealAuthList({ mine: true, pageNum, pageSize: PAGE_SIZE });
   const images = useSealImages();
-  const own = (mine.data?.list ?? []).filter((a) => a.granteeId === memberId);
+  const own = mine.data?.list ?? [];
+  const total = mine.data?.total ?? 0;
+  // A page past the end (grants ended meanwhile) goes back to the last one there is.
+  const lastPage = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  useEffect(() => {
+    if (mine.data && pageNum > lastPage) setPageNum(lastPage);
+  }, [mine.data, pageNum, lastPage]);
   const refresh = () => {
     void usable.refetch();
     void mine.refetch();
@@ -127,17 +138,30 @@ function Granted({ memberId }: { memberId: string | null }) {
           ) : (
             <PageLoading />
           )
-        ) : own.length === 0 ? (
+        ) : own.length === 0 && total === 0 ? (
           <Empty
             image={Empty.PRESENTED_IMAGE_SIMPLE}
             description={<span data-testid="seal-auth-all-empty">{t('sealAuthz.allMineEmpty')}</span>}
           />
         ) : (
-          <div style={GRID} data-testid="seal-auth-all">
-            {own.map((a) => (
-              <GrantCard key={a.authCode} a={a} image={images.get(a.sealCode)} testId="seal-auth-grant" />
-            ))}
-          </div>
+          <>
+            <div style={GRID} data-testid="seal-auth-all" data-total={total}>
+              {own.map((a) => (
+                <GrantCard key={a.authCode} a={a} image={images.get(a.sealCode)} testId="seal-auth-grant" />
+              ))}
+            </div>
+            {total > PAGE_SIZE ? (
+              <Pagination
+                style={{ marginTop: 16, justifyContent: 'flex-end' }}
+                current={pageNum}
+                pageSize={PAGE_SIZE}
+                total={total}
+                showSizeChanger={false}
+                onChange={setPageNum}
+                data-testid="seal-auth-pager"
+              />
+            ) : null}
+          </>
         )}
       </div>
     </>
