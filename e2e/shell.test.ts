@@ -8,11 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { DIALECTS, openTestDatabase } from '../apps/server/test/harness';
+import { expireSealIn, madeSealByApi, sealOrgByApi } from './seal-support';
 import {
+  type E2eServer,
   ensureWebBuilt,
   HAS_CHROMIUM,
   launchChromium,
   loginByApi,
+  MOTION,
+  openSignedIn,
   ROOT,
   uniqueMobile,
   WEB_DIST,
@@ -26,6 +30,7 @@ import {
 describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('web shell in the browser (%s)', (dialect) => {
   let app: FastifyInstance;
   let dispose: () => Promise<void>;
+  let db: E2eServer['db'];
   let dataDir: string;
   let base = '';
   let browser: Browser;
@@ -37,6 +42,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('web shell in the browser (%s)', (
     dataDir = await mkdtemp(join(tmpdir(), 'openseal-e2e-shell-'));
     const database = await openTestDatabase(dialect);
     dispose = database.dispose;
+    db = database.db;
     app = await buildApp({
       config: loadConfig({
         DATA_DIR: dataDir,
@@ -190,6 +196,127 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('web shell in the browser (%s)', (
     await expect.poll(() => warning.isVisible()).toBe(false);
     expect(await page.evaluate<string | null>("localStorage.getItem('accessToken')")).not.toBeNull();
     await page.context().close();
+  });
+
+  it('fits a phone on /sealAuth: the header folds into a menu that navigates; a desktop keeps the full bar', async () => {
+    const server: E2eServer = { app, base, dataDir, db, close: () => Promise.resolve() };
+    const org = await sealOrgByApi(server);
+    const { sealCode } = await madeSealByApi(server, org);
+    // A certificate inside the renewal window: the seal-expiry tip shows under the header.
+    await expireSealIn(server, sealCode, 12);
+    const settle = (page: Page) =>
+      expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
+    const scrollWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
+
+    // A desktop: the whole bar, no menu button.
+    const desktop = await freshPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+    await openSignedIn(desktop, base, org.admin, '/');
+    await dismissAnnouncement(desktop);
+    await expect.poll(() => desktop.getByTestId('user-dropdown').isVisible(), { timeout: 15_000 }).toBe(true);
+    for (const key of ['home', 'sealService', 'signService', 'verifySign', 'openPlatform']) {
+      expect(await desktop.getByTestId(`nav-${key}`).isVisible()).toBe(true);
+    }
+    expect(await desktop.getByTestId('language-switch').isVisible()).toBe(true);
+    expect(await desktop.getByTestId('mobile-nav-toggle').count()).toBe(0);
+    await expect
+      .poll(() => desktop.getByTestId('seal-expiry-tip').isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    await settle(desktop);
+    await desktop.screenshot({ path: join(shots, 'desktop-home.png') });
+    await desktop.getByTestId('nav-sealService').click();
+    await desktop.waitForURL((u) => u.pathname.startsWith('/sealService'), { timeout: 15_000 });
+    await desktop.goto(`${base}/sealService/mySealList`);
+    await expect
+      .poll(() => desktop.getByTestId('my-seal-list-page').isVisible(), { timeout: 20_000 })
+      .toBe(true);
+    await expect.poll(() => desktop.locator('.ant-spin-spinning').count(), { timeout: 15_000 }).toBe(0);
+    await settle(desktop);
+    await desktop.screenshot({ path: join(shots, 'desktop-my-seals.png') });
+    await desktop.context().close();
+
+    // A phone on /sealAuth: the page stays (no H5 redirect) and nothing scrolls sideways.
+    const phone = await freshPage({
+      viewport: { width: 375, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      locale: 'zh-CN',
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+    });
+    await openSignedIn(phone, base, org.admin, '/sealAuth');
+    await expect.poll(() => phone.getByTestId('seal-auth-page').isVisible(), { timeout: 20_000 }).toBe(true);
+    expect(new URL(phone.url()).pathname).toBe('/sealAuth');
+    await expect.poll(() => phone.getByTestId('seal-expiry-tip').isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => phone.locator('.ant-spin-spinning').count(), { timeout: 15_000 }).toBe(0);
+    expect(await phone.getByTestId('top-nav').count()).toBe(0);
+    expect(await phone.getByTestId('system-name').isVisible()).toBe(true);
+    await expect.poll(() => scrollWidth(phone)).toBeLessThanOrEqual(375);
+    // The tip wraps its text inside the screen instead of cutting it off.
+    const tip = await phone.getByTestId('seal-expiry-tip').boundingBox();
+    expect(tip!.x + tip!.width).toBeLessThanOrEqual(375);
+    await settle(phone);
+    await phone.screenshot({ path: join(shots, 'phone-seal-auth.png'), fullPage: true });
+    for (const width of [320, 414]) {
+      await phone.setViewportSize({ width, height: 740 });
+      await expect.poll(() => scrollWidth(phone)).toBeLessThanOrEqual(width);
+      await phone.screenshot({ path: join(shots, `phone-seal-auth-${width}.png`) });
+    }
+    await phone.setViewportSize({ width: 375, height: 740 });
+
+    // The menu button opens the navigation with the account entry, the language and every top item.
+    await phone.getByTestId('mobile-nav-toggle').click();
+    await expect.poll(() => phone.getByTestId('mobile-nav').isVisible()).toBe(true);
+    for (const key of ['home', 'sealService', 'signService', 'verifySign', 'openPlatform']) {
+      expect(await phone.getByTestId(`mobile-nav-${key}`).isVisible()).toBe(true);
+    }
+    expect(await phone.getByTestId('mobile-nav-language').isVisible()).toBe(true);
+    await expect.poll(() => phone.getByTestId('user-dropdown').isVisible(), { timeout: 15_000 }).toBe(true);
+    await settle(phone);
+    await phone.screenshot({ path: join(shots, 'phone-menu.png') });
+    // The account dropdown opens from the drawer and fits the screen.
+    await phone.getByTestId('user-dropdown').click();
+    await expect.poll(() => phone.getByTestId('user-panel').isVisible()).toBe(true);
+    await settle(phone);
+    const panel = await phone.getByTestId('user-panel').boundingBox();
+    expect(panel!.x).toBeGreaterThanOrEqual(0);
+    expect(panel!.x + panel!.width).toBeLessThanOrEqual(375);
+    await phone.screenshot({ path: join(shots, 'phone-account.png') });
+    await phone.getByTestId('user-dropdown').click();
+    await expect.poll(() => phone.getByTestId('user-panel').isVisible()).toBe(false);
+    // The language switch in the drawer changes the interface language.
+    await phone.getByTestId('mobile-nav-language-en').click();
+    await expect
+      .poll(() => phone.getByTestId('mobile-nav-verifySign').textContent())
+      .toBe('Verify signature');
+    await phone.getByTestId('mobile-nav-language-zh-CN').click();
+    await expect.poll(() => phone.getByTestId('mobile-nav-verifySign').textContent()).toBe('验证签名');
+    // A navigation item leaves the page; the phone rule then sends it to its H5 page.
+    await phone.getByTestId('mobile-nav-verifySign').click();
+    await phone.waitForURL((u) => u.pathname === '/h5/verifySign', { timeout: 15_000 });
+    await phone.context().close();
+
+    // A protected item from the phone menu keeps the rule: no real name yet, the dialog says so first.
+    const newcomer = await freshPage({
+      viewport: { width: 375, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      locale: 'zh-CN',
+    });
+    await openSignedIn(newcomer, base, await loginByApi(base, uniqueMobile()), '/sealAuth');
+    await expect
+      .poll(() => newcomer.getByTestId('mobile-nav-toggle').isVisible(), { timeout: 20_000 })
+      .toBe(true);
+    await newcomer.getByTestId('mobile-nav-toggle').click();
+    await expect
+      .poll(() => newcomer.getByTestId('user-dropdown').isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    await newcomer.getByTestId('mobile-nav-sealService').click();
+    const dialog = newcomer.getByTestId('realname-required-dialog-body');
+    await expect.poll(() => dialog.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(new URL(newcomer.url()).pathname).toBe('/sealAuth');
+    await expect.poll(() => newcomer.getByTestId('mobile-nav').isVisible()).toBe(false);
+    await settle(newcomer);
+    await newcomer.screenshot({ path: join(shots, 'phone-realname-required.png') });
+    await newcomer.context().close();
   });
 
   it('a session ended elsewhere (code 225): a toast, the session cleared, then the login page', async () => {

@@ -452,8 +452,8 @@ export const en: Messages = {
     changeType_ordinary: 'Seal style change',
     changeType_personal: 'Personal name seal change',
     changeType_handPainted: 'Hand-drawn seal change',
-    drawType_0: 'Round',
-    drawType_1: 'Round without star',
+    drawType_0: 'Round (Ø42 mm)',
+    drawType_1: 'Round (Ø40 mm)',
     drawType_2: 'Ellipse',
     drawType_3: 'Personal square',
     drawType_4: 'Round with two titles',
@@ -530,5 +530,10 @@ export const en: Messages = {
     actionPlaceholder: 'Action or prefix, e.g. operator',
     search: 'Search',
     reset: 'Reset',
+  },
+  mobileNav: {
+    title: 'Menu',
+    open: 'Open the navigation menu',
+    close: 'Close the navigation menu',
   },
 };

@@ -440,8 +440,8 @@ export const zhCN = {
     changeType_ordinary: '印章样式变更',
     changeType_personal: '个人姓名章变更',
     changeType_handPainted: '手绘章变更',
-    drawType_0: '圆形章',
-    drawType_1: '圆形章（无五角星）',
+    drawType_0: '圆形章（Ø42 mm）',
+    drawType_1: '圆形章（Ø40 mm）',
     drawType_2: '椭圆章',
     drawType_3: '个人方章',
     drawType_4: '圆形双行标题章',
@@ -518,6 +518,11 @@ export const zhCN = {
     actionPlaceholder: '操作（可填前缀，如 operator）',
     search: '查询',
     reset: '重置',
+  },
+  mobileNav: {
+    title: '导航菜单',
+    open: '打开导航菜单',
+    close: '关闭导航菜单',
   },
 } as const;
 

@@ -11,6 +11,7 @@ import type { NavKey } from '../../lib/system-config';
 import { topNavTarget, visibleTopNav } from '../nav-menu';
 import { Brand } from './brand';
 import { LanguageSwitch } from './language-switch';
+import { MobileNav, useNarrowScreen } from './mobile-nav';
 
 // The account dropdown (and its dialogs) only matters once logged in: its own chunk.
 const UserMenu = lazy(() =>
@@ -19,7 +20,10 @@ const UserMenu = lazy(() =>
 
 export const DATA_BOARD_PATH = '/manage/data-check-chart/generate';
 
-/** The top bar: brand, the main navigation (MINOR_CONFIG applies), help, data board, language, account. */
+/**
+ * The top bar: brand, the main navigation (MINOR_CONFIG applies), help, data board, language, account.
+ * On a phone-wide screen the brand stays and everything else folds into the menu button's drawer.
+ */
 export function AppHeader({ activeTab }: { activeTab: NavKey | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -27,8 +31,50 @@ export function AppHeader({ activeTab }: { activeTab: NavKey | null }) {
   const config = useSystemConfig();
   const account = useAccountInfo();
   const items = visibleTopNav({ config, identityType: identityOf(account.data) });
+  const narrow = useNarrowScreen();
   const selected =
     activeTab ?? items.find((i) => i.path !== '/' && location.pathname.startsWith(i.path))?.key ?? null;
+
+  const onNavigate = (key: string) => {
+    const item = items.find((i) => i.key === key);
+    if (!item) return;
+    const target = topNavTarget(item, account.isLoggedIn, isSpaceRealNamed(account.data));
+    if (typeof target === 'string') void navigate(target);
+    else emitRealNameRequired();
+  };
+
+  const accountEntry = account.isLoggedIn ? (
+    <Suspense fallback={<span className="os-user-trigger os-user-trigger--loading" />}>
+      <UserMenu />
+    </Suspense>
+  ) : (
+    <Button
+      type="primary"
+      block={narrow}
+      data-testid="header-login"
+      onClick={() => void navigate(loginAddress(`${location.pathname}${location.search}`))}
+    >
+      {t('header.login')}
+    </Button>
+  );
+
+  if (narrow) {
+    return (
+      <Layout.Header className="os-header os-header--narrow" data-testid="app-header">
+        <div className="os-header__inner">
+          <Brand />
+          <MobileNav
+            items={items}
+            selected={selected}
+            onNavigate={onNavigate}
+            helpDocUrl={config.helpDocUrl || null}
+            dataBoardPath={config.dataBoardEnabled ? DATA_BOARD_PATH : null}
+            account={accountEntry}
+          />
+        </div>
+      </Layout.Header>
+    );
+  }
 
   return (
     <Layout.Header className="os-header" data-testid="app-header">
@@ -43,13 +89,7 @@ export function AppHeader({ activeTab }: { activeTab: NavKey | null }) {
             key: item.key,
             label: <span data-testid={`nav-${item.key}`}>{t(`nav.${item.key}`)}</span>,
           }))}
-          onClick={({ key }) => {
-            const item = items.find((i) => i.key === key);
-            if (!item) return;
-            const target = topNavTarget(item, account.isLoggedIn, isSpaceRealNamed(account.data));
-            if (typeof target === 'string') void navigate(target);
-            else emitRealNameRequired();
-          }}
+          onClick={({ key }) => onNavigate(key)}
         />
         <div className="os-header__tools">
           {config.helpDocUrl ? (
@@ -69,19 +109,7 @@ export function AppHeader({ activeTab }: { activeTab: NavKey | null }) {
             </Link>
           ) : null}
           <LanguageSwitch />
-          {account.isLoggedIn ? (
-            <Suspense fallback={<span className="os-user-trigger os-user-trigger--loading" />}>
-              <UserMenu />
-            </Suspense>
-          ) : (
-            <Button
-              type="primary"
-              data-testid="header-login"
-              onClick={() => void navigate(loginAddress(`${location.pathname}${location.search}`))}
-            >
-              {t('header.login')}
-            </Button>
-          )}
+          {accountEntry}
         </div>
       </div>
     </Layout.Header>

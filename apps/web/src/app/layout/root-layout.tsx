@@ -104,16 +104,18 @@ export function RootLayout() {
           <AppHeader activeTab={meta?.headerTab ?? null} />
         )
       ) : null}
-      {identity === 1 ? (
-        <Suspense fallback={null}>
-          <InfoChangeNotice showTip={showHeader} />
-        </Suspense>
-      ) : null}
-      {showHeader && account.isLoggedIn ? (
-        <Suspense fallback={null}>
-          <SealExpiryTip />
-        </Suspense>
-      ) : null}
+      <div className="os-top-tips">
+        {identity === 1 ? (
+          <Suspense fallback={null}>
+            <InfoChangeNotice showTip={showHeader} />
+          </Suspense>
+        ) : null}
+        {showHeader && account.isLoggedIn ? (
+          <Suspense fallback={null}>
+            <SealExpiryTip />
+          </Suspense>
+        ) : null}
+      </div>
       <Layout.Content className={meta?.noHigh ? 'os-content os-content--bleed' : 'os-content'}>
         {decision.kind === 'wait' ? <PageLoading /> : <Outlet />}
       </Layout.Content>
