@@ -243,7 +243,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(
       await page.getByTestId('seal-detail-change').click();
       await expect.poll(() => page.getByTestId('change-apply-dialog').isVisible()).toBe(true);
       expect(await page.getByTestId('change-apply-dialog').getAttribute('data-change-type')).toBe('ordinary');
-      await pickOption('change-apply-seal-type', '圆形章（无五角星）');
+      await pickOption('change-apply-seal-type', '圆形章（Ø40 mm）');
       await page.getByTestId('change-apply-reason').fill('印章样式调整');
       await shot('07-change-apply');
       await page.getByTestId('change-apply-submit').click();
@@ -279,7 +279,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(
         'POST',
         '/v1/sealChanges/applySealChange',
         org.admin,
-        { sealCode: codes.legalName, sealType: 1, reason: '启用无五角星样式' },
+        { sealCode: codes.legalName, sealType: 1, reason: '改用 Ø40 mm 圆形章' },
       );
       await approveByApi(base, await operatorTokenByApi(base), 'sealChange', change.changeNo);
       await page.goto(`${base}/sealService/changeRecodeDetail?changeNo=${change.changeNo}`);
@@ -297,7 +297,7 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(
         .poll(() => detail.getAttribute('data-seal-code'), { timeout: 15_000 })
         .toBe(codes.legalName);
       expect(await detail.getAttribute('data-status')).toBe('normal');
-      expect(await detail.textContent()).toContain('圆形章（无五角星）');
+      expect(await detail.textContent()).toContain('圆形章（Ø40 mm）');
     });
   },
 );

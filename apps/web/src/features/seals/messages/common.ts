@@ -18,8 +18,8 @@ export const zhCN = {
       personalHandDrawn: '个人手绘章',
     },
     drawType: {
-      '0': '圆形章',
-      '1': '圆形章（无五角星）',
+      '0': '圆形章（Ø42 mm）',
+      '1': '圆形章（Ø40 mm）',
       '2': '椭圆章',
       '3': '个人方章',
       '4': '圆形双行标题章',
@@ -78,8 +78,8 @@ export const en: typeof zhCN = {
       personalHandDrawn: 'Hand-drawn personal seal',
     },
     drawType: {
-      '0': 'Round',
-      '1': 'Round without star',
+      '0': 'Round (Ø42 mm)',
+      '1': 'Round (Ø40 mm)',
       '2': 'Ellipse',
       '3': 'Personal square',
       '4': 'Round with two titles',
