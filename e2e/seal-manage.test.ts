@@ -243,7 +243,22 @@ describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(
       await page.getByTestId('seal-detail-change').click();
       await expect.poll(() => page.getByTestId('change-apply-dialog').isVisible()).toBe(true);
       expect(await page.getByTestId('change-apply-dialog').getAttribute('data-change-type')).toBe('ordinary');
-      await pickOption('change-apply-seal-type', '圆形章（Ø40 mm）');
+      // Pick once the allowed styles have arrived, and until the choice shows (a re-render may drop a click).
+      const styleSelect = page.getByTestId('change-apply-seal-type');
+      await expect.poll(() => styleSelect.getAttribute('data-ready'), { timeout: 15_000 }).toBe('true');
+      const chosen = page
+        .getByTestId('change-apply-dialog')
+        .locator('.ant-select-content, .ant-select-selection-item');
+      await expect
+        .poll(
+          async () => {
+            if (!(await chosen.first().innerText()).includes('Ø40'))
+              await pickOption('change-apply-seal-type', '圆形章（Ø40 mm）');
+            return chosen.first().innerText();
+          },
+          { timeout: 20_000 },
+        )
+        .toContain('Ø40');
       await page.getByTestId('change-apply-reason').fill('印章样式调整');
       await shot('07-change-apply');
       await page.getByTestId('change-apply-submit').click();

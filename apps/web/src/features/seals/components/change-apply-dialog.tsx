@@ -57,11 +57,19 @@ export function ChangeApplyDialog({
   const chosenType = Form.useWatch('sealType', form) ?? seal?.sealType;
 
   // Start from the current type, or the first allowed one once the allowed types are known.
+  // A type the person picked that is allowed is never replaced (the allowed list may arrive or refresh later).
   const initialType = choice?.initial;
+  const allowedTypes = (choice?.options ?? []).filter((o) => o.allowed).map((o) => o.value);
+  const allowedKey = allowedTypes.join(',');
   useEffect(() => {
-    if (initialType !== undefined && !form.isFieldTouched('sealType'))
-      form.setFieldValue('sealType', initialType);
-  }, [form, initialType, seal?.sealCode]);
+    if (initialType === undefined) return;
+    const current = form.getFieldValue('sealType') as contracts.SealDrawType | undefined;
+    const keep =
+      form.isFieldTouched('sealType') &&
+      current !== undefined &&
+      allowedKey.split(',').includes(String(current));
+    if (!keep) form.setFieldValue('sealType', initialType);
+  }, [form, initialType, allowedKey, seal?.sealCode]);
 
   const close = () => {
     setDrawing(null);
