@@ -116,6 +116,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     noGoHome: options.noGoHome,
   };
   const sendsBody = method !== 'GET' && method !== 'DELETE';
+  // A multipart form goes as it is; the browser writes its content type with the boundary.
+  const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
 
   const controller = new AbortController();
   let timedOut = false;
@@ -130,8 +132,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   try {
     response = await fetch(buildUrl(path, query), {
       method,
-      headers: buildHeaders(sendsBody),
-      body: sendsBody ? JSON.stringify(body ?? {}) : undefined,
+      headers: buildHeaders(sendsBody && !isForm),
+      body: sendsBody ? (isForm ? (body as FormData) : JSON.stringify(body ?? {})) : undefined,
       signal: controller.signal,
       credentials: 'same-origin',
     });
@@ -188,4 +190,20 @@ export function apiPost<T>(
   options: Omit<RequestOptions, 'method' | 'body'> = {},
 ): Promise<T> {
   return apiRequest<T>(path, { ...options, method: 'POST', body });
+}
+
+/**
+ * Uploads one file as the multipart field `file`, through the same transport: headers, timeout, envelope
+ * and errors as every other call.
+ */
+export function apiUpload<T>(
+  path: string,
+  query: Record<string, QueryValue>,
+  file: Blob,
+  filename: string,
+  options: Omit<RequestOptions, 'method' | 'body' | 'query'> = {},
+): Promise<T> {
+  const form = new FormData();
+  form.append('file', file, filename);
+  return apiRequest<T>(path, { ...options, method: 'POST', query, body: form });
 }

@@ -1,7 +1,7 @@
 import type { contracts } from '@openseal/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ApiError, apiGet, apiPost, buildHeaders, isSuccessCode } from '../../../lib/api-client';
+import { apiGet, apiPost, apiUpload } from '../../../lib/api-client';
 import { SESSION_QUERY_PREFIX, useAccessToken } from '../../../hooks/use-session';
 
 /**
@@ -177,42 +177,7 @@ export function fileUrl(fileKey: string) {
   return apiPost<{ url: string; expiresAt: string }>('/v1/file/url', { fileKey });
 }
 
-/**
- * Uploads one application file (purpose `material`). JSON is the transport's only body, so this sends the
- * multipart form itself with the transport's headers and reads the same envelope.
- */
-export async function uploadMaterial(file: File): Promise<UploadedFile> {
-  const path = '/v1/file/uploadInside';
-  const form = new FormData();
-  form.append('file', file, file.name);
-  const response = await fetch(`${path}?purpose=material`, {
-    method: 'POST',
-    headers: buildHeaders(false),
-    body: form,
-    credentials: 'same-origin',
-  });
-  const payload = (await response.json().catch(() => null)) as {
-    code?: unknown;
-    message?: unknown;
-    data?: unknown;
-  } | null;
-  if (!payload || typeof payload.code !== 'number')
-    throw new ApiError({
-      kind: 'protocol',
-      code: null,
-      message: `HTTP ${response.status}`,
-      httpStatus: response.status,
-      flags: {},
-      path,
-    });
-  if (isSuccessCode(payload.code)) return payload.data as UploadedFile;
-  throw new ApiError({
-    kind: 'api',
-    code: payload.code,
-    message: typeof payload.message === 'string' ? payload.message : '',
-    httpStatus: response.status,
-    data: payload.data,
-    flags: {},
-    path,
-  });
+/** Uploads one application file (purpose `material`). */
+export function uploadMaterial(file: File): Promise<UploadedFile> {
+  return apiUpload<UploadedFile>('/v1/file/uploadInside', { purpose: 'material' }, file, file.name);
 }

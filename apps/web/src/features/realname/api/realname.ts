@@ -1,7 +1,7 @@
 import type { contracts } from '@openseal/core';
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ApiError, apiGet, apiPost, buildHeaders, isSuccessCode } from '../../../lib/api-client';
+import { apiGet, apiPost, apiUpload } from '../../../lib/api-client';
 
 /** The real-name flow of spec sections 2 and 5 (`/v1/accounts/auth/*`) and the info-change confirmation. */
 export type RealNameFlowRequest = z.input<typeof contracts.realNameFlowRequest>;
@@ -95,59 +95,9 @@ export function fileUrl(fileKey: string): Promise<{ url: string }> {
   return apiPost<{ url: string }>('/v1/file/url', { fileKey });
 }
 
-/**
- * Upload one manual-path material as multipart form data. The JSON transport cannot carry a file, so
- * this sends the same headers (`buildHeaders` without a JSON content type) and reads the same envelope.
- */
-export async function uploadMaterial(kind: MaterialKind, file: File): Promise<RealNameMaterial> {
-  const path = `/v1/accounts/auth/material?kind=${kind}`;
-  const body = new FormData();
-  body.append('file', file, file.name);
-  const flags = {};
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: buildHeaders(false),
-      body,
-      credentials: 'same-origin',
-    });
-  } catch (cause) {
-    throw new ApiError({
-      kind: 'network',
-      code: null,
-      message: 'network',
-      httpStatus: null,
-      flags,
-      path,
-      cause,
-    });
-  }
-  let payload: { code?: unknown; message?: unknown; data?: unknown };
-  try {
-    payload = (await response.json()) as typeof payload;
-  } catch (cause) {
-    throw new ApiError({
-      kind: 'protocol',
-      code: null,
-      message: `HTTP ${response.status}`,
-      httpStatus: response.status,
-      flags,
-      path,
-      cause,
-    });
-  }
-  if (typeof payload.code === 'number' && isSuccessCode(payload.code))
-    return payload.data as RealNameMaterial;
-  throw new ApiError({
-    kind: typeof payload.code === 'number' ? 'api' : 'protocol',
-    code: typeof payload.code === 'number' ? payload.code : null,
-    message: typeof payload.message === 'string' ? payload.message : `HTTP ${response.status}`,
-    httpStatus: response.status,
-    data: payload.data,
-    flags,
-    path,
-  });
+/** Upload one manual-path material (multipart, through the same transport). */
+export function uploadMaterial(kind: MaterialKind, file: File): Promise<RealNameMaterial> {
+  return apiUpload<RealNameMaterial>('/v1/accounts/auth/material', { kind }, file, file.name);
 }
 
 export function useChangedItems() {

@@ -1,7 +1,7 @@
 import type { contracts } from '@openseal/core';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ApiError, apiGet, apiPost, buildHeaders, isSuccessCode } from '../../../lib/api-client';
+import { apiGet, apiPost, apiUpload } from '../../../lib/api-client';
 import { useAccessToken, useAccountInfo } from '../../../hooks/use-session';
 import { SEALS_KEY, type SealKindOption } from './seals';
 
@@ -133,44 +133,9 @@ export function useReceiveStatus(applyNo: string, enabled: boolean) {
   });
 }
 
-/**
- * Uploads the hand-drawn seal (purpose `sealImage`: PNG ≤ 50 KB). JSON is the transport's only body, so
- * this sends the multipart form itself with the transport's headers and reads the same envelope.
- */
-export async function uploadSealImage(png: Blob): Promise<UploadedFile> {
-  const path = '/v1/file/uploadPic';
-  const form = new FormData();
-  form.append('file', png, 'hand-drawn-seal.png');
-  const response = await fetch(`${path}?purpose=sealImage`, {
-    method: 'POST',
-    headers: buildHeaders(false),
-    body: form,
-    credentials: 'same-origin',
-  });
-  const payload = (await response.json().catch(() => null)) as {
-    code?: unknown;
-    message?: unknown;
-    data?: unknown;
-  } | null;
-  if (!payload || typeof payload.code !== 'number')
-    throw new ApiError({
-      kind: 'protocol',
-      code: null,
-      message: `HTTP ${response.status}`,
-      httpStatus: response.status,
-      flags: {},
-      path,
-    });
-  if (isSuccessCode(payload.code)) return payload.data as UploadedFile;
-  throw new ApiError({
-    kind: 'api',
-    code: payload.code,
-    message: typeof payload.message === 'string' ? payload.message : '',
-    httpStatus: response.status,
-    data: payload.data,
-    flags: {},
-    path,
-  });
+/** Uploads a drawn seal image (purpose `sealImage`: transparent PNG ≤ 50 KB). */
+export function uploadSealImage(png: Blob): Promise<UploadedFile> {
+  return apiUpload<UploadedFile>('/v1/file/uploadPic', { purpose: 'sealImage' }, png, 'hand-drawn-seal.png');
 }
 
 /** Who is looking: in an organisation space, and whether as its legal representative (who claims seals). */

@@ -1,7 +1,7 @@
 import type { contracts } from '@openseal/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ApiError, apiGet, apiPost, buildHeaders, isSuccessCode } from '../../../lib/api-client';
+import { apiGet, apiPost } from '../../../lib/api-client';
 import { useAccessToken } from '../../../hooks/use-session';
 import { SEALS_KEY } from './seals';
 
@@ -70,42 +70,5 @@ export function cancelSealChange(changeNo: string) {
   return apiGet<SealChange>(`/v1/sealChanges/cancelChangeFlow/${encodeURIComponent(changeNo)}`);
 }
 
-/**
- * Uploads a drawn seal image (purpose `sealImage`: transparent PNG ≤ 50 KB). The transport sends JSON
- * only, so this sends the multipart form itself with the same headers and reads the same envelope.
- */
-export async function uploadSealImage(png: Blob): Promise<UploadedFile> {
-  const path = '/v1/file/uploadPic';
-  const form = new FormData();
-  form.append('file', png, 'hand-drawn-seal.png');
-  const response = await fetch(`${path}?purpose=sealImage`, {
-    method: 'POST',
-    headers: buildHeaders(false),
-    body: form,
-    credentials: 'same-origin',
-  });
-  const payload = (await response.json().catch(() => null)) as {
-    code?: unknown;
-    message?: unknown;
-    data?: unknown;
-  } | null;
-  if (!payload || typeof payload.code !== 'number')
-    throw new ApiError({
-      kind: 'protocol',
-      code: null,
-      message: `HTTP ${response.status}`,
-      httpStatus: response.status,
-      flags: {},
-      path,
-    });
-  if (isSuccessCode(payload.code)) return payload.data as UploadedFile;
-  throw new ApiError({
-    kind: 'api',
-    code: payload.code,
-    message: typeof payload.message === 'string' ? payload.message : '',
-    httpStatus: response.status,
-    data: payload.data,
-    flags: {},
-    path,
-  });
-}
+/** Uploads a drawn seal image: the same upload as a hand-drawn application. */
+export { uploadSealImage } from './apply';
