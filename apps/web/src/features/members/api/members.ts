@@ -37,16 +37,8 @@ export const MEMBERS_KEY = KEY;
 
 // --- permissions and roles ---
 
-/** The caller's roles and permission points; the UI shows management buttons only for the points held. */
-export function usePermissions() {
-  const token = useAccessToken();
-  return useQuery({
-    queryKey: [...KEY, 'permissions', token],
-    queryFn: () => apiGet<Permissions>('/v1/permissions'),
-    enabled: token !== null,
-    staleTime: 30_000,
-  });
-}
+/** The caller's roles and permission points (the shared hook). */
+export { usePermissions } from '../../../hooks/use-permissions';
 
 /** Roles of the organisation (built-in and custom) with the permission tree; only asked inside an organisation. */
 export function useRoles(enabled: boolean) {

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { apiGet, apiPost } from '../../../lib/api-client';
 import { SESSION_QUERY_PREFIX, useAccessToken } from '../../../hooks/use-session';
 import { SEALS_KEY } from './seals';
+import { hasPoint, usePermissions } from '../../../hooks/use-permissions';
 
 /**
  * Seal authorisations (spec sections 4, 6 and 7, Authorisation): an organisation lets members or apps use
@@ -18,7 +19,6 @@ export type EditSealAuthRequest = z.input<typeof contracts.editSealAuthRequest>;
 export type AuthStatus = SealAuthorization['status'];
 export type GranteeType = SealAuthorization['granteeType'];
 type MemberOut = z.output<typeof contracts.memberOut>;
-type PermissionsOut = z.output<typeof contracts.permissionsOut>;
 
 /** Under the seals root, so a seal mutation anywhere refreshes what authorisations show as well. */
 export const SEAL_AUTH_KEY = [...SEALS_KEY, 'authorisations'] as const;
@@ -70,16 +70,10 @@ export function cancelSealAuth(authCode: string) {
   return apiPost<SealAuthorization>(`/v1/sealAuth/cancelAuth/${encodeURIComponent(authCode)}`, {});
 }
 
-/** The caller's permission points (GET /v1/permissions): the pages offer grant, edit and cancel only with `seal.authorise`. */
+/** The pages offer grant, edit and cancel only with `seal.authorise`. */
 export function useAuthorisePermission(enabled = true) {
-  const token = useAccessToken();
-  const query = useQuery({
-    queryKey: [SESSION_QUERY_PREFIX, 'sealAuthPermissions', token],
-    queryFn: () => apiGet<PermissionsOut>('/v1/permissions'),
-    enabled: enabled && token !== null,
-    staleTime: 30_000,
-  });
-  return { ...query, canAuthorise: (query.data?.points ?? []).includes('seal.authorise') };
+  const query = usePermissions(enabled);
+  return { ...query, canAuthorise: hasPoint(query.data, 'seal.authorise') };
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { contracts } from '@openseal/core';
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { apiGet, apiPost } from '../../../lib/api-client';
-import { SESSION_QUERY_PREFIX, useAccessToken } from '../../../hooks/use-session';
+import { apiPost } from '../../../lib/api-client';
+import { useAccessToken } from '../../../hooks/use-session';
 import { SEALS_KEY } from './seals';
+import { usePermissions } from '../../../hooks/use-permissions';
 
 /**
  * Calls of the my-seals page (spec section 7, Seals): enable, disable or freeze, cancel (all or none),
@@ -13,18 +14,9 @@ import { SEALS_KEY } from './seals';
 export type SealBatchResult = z.output<typeof contracts.sealBatchResponse>;
 export type CertRenewal = z.output<typeof contracts.certRenewalResponse>;
 export type PersonSealCheck = z.output<typeof contracts.checkPersonSealNew>;
-type Permissions = z.output<typeof contracts.permissionsOut>;
 
 /** The caller's permission points; management buttons show only with `seal.manage`. */
-export function useSealPoints() {
-  const token = useAccessToken();
-  return useQuery({
-    queryKey: [SESSION_QUERY_PREFIX, 'sealManagePoints', token],
-    queryFn: () => apiGet<Permissions>('/v1/permissions'),
-    enabled: token !== null,
-    staleTime: 30_000,
-  });
-}
+export const useSealPoints = () => usePermissions();
 
 /** Personal name seals whose name no longer matches the person's (empty inside an organisation). */
 export function usePersonSealCheck(enabled: boolean) {

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiGet, apiPost } from '../../../lib/api-client';
 import { SESSION_QUERY_PREFIX, useAccessToken } from '../../../hooks/use-session';
+import { usePermissions } from '../../../hooks/use-permissions';
 
 /**
  * UKeys on the server (spec section 7, "USB key"): bindings under /v1/sealUKeyBinding and UKey
@@ -32,16 +33,10 @@ export const UKEYS_KEY = [SESSION_QUERY_PREFIX, 'ukeys'] as const;
 const B = '/v1/sealUKeyBinding';
 const A = '/v1/pub/ukeyApply';
 
-/** The caller's permission points (GET /v1/permissions): seal.manage for bindings, ukey.receive for applications. */
+/** The caller's permission points: seal.manage for bindings, ukey.receive for applications. */
 export function useUkeyPermissionPoints() {
-  const token = useAccessToken();
-  return useQuery({
-    queryKey: [...UKEYS_KEY, 'permissions', token],
-    queryFn: () => apiGet<{ points: string[] }>('/v1/permissions'),
-    enabled: token !== null,
-    staleTime: 30_000,
-    select: (d) => d.points,
-  });
+  const query = usePermissions();
+  return { ...query, data: query.data?.points };
 }
 
 export interface UkeyListFilter {
