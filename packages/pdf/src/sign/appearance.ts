@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { PNG } from 'pngjs';
 import { PdfError } from '../errors';
+import { deflate } from '../filters';
 import { PdfDict, PdfName, type PdfRef } from '../objects';
 import { formatNumber, latin1Bytes, type IncrementalUpdate } from '../writer';
 import { uprightMatrix } from './geometry';
@@ -35,9 +37,49 @@ export function decodePng(png: Uint8Array): DecodedImage {
     : { width: img.width, height: img.height, rgb, alpha };
 }
 
-/** An RGB image XObject with its alpha channel as /SMask, so transparent parts of the seal stay clear. */
-export function addImage(update: IncrementalUpdate, img: DecodedImage): PdfRef {
-  const base = (cs: string): PdfDict =>
+/** A seal image ready to write: its RGB and alpha planes already deflated. */
+interface PreparedImage {
+  width: number;
+  height: number;
+  rgb: Uint8Array;
+  alpha?: Uint8Array;
+}
+
+/**
+ * Seal images are few and used over and over (every signature with a seal writes its image), and
+ * decoding a 400-dpi PNG and deflating its planes is most of a signature's cost: keep the last few
+ * prepared images, keyed by the PNG's digest.
+ */
+const PREPARED_MAX = 32;
+const prepared = new Map<string, PreparedImage>();
+
+function preparePng(png: Uint8Array): PreparedImage {
+  const key = createHash('sha256').update(png).digest('hex');
+  const hit = prepared.get(key);
+  if (hit) {
+    prepared.delete(key);
+    prepared.set(key, hit);
+    return hit;
+  }
+  const img = decodePng(png);
+  const out: PreparedImage = {
+    width: img.width,
+    height: img.height,
+    rgb: deflate(img.rgb),
+    ...(img.alpha ? { alpha: deflate(img.alpha) } : {}),
+  };
+  prepared.set(key, out);
+  if (prepared.size > PREPARED_MAX) prepared.delete(prepared.keys().next().value!);
+  return out;
+}
+
+/**
+ * An RGB image XObject of a PNG with its alpha channel as /SMask, so transparent parts of the seal stay
+ * clear; through the cache of prepared images.
+ */
+export function addPngImage(update: IncrementalUpdate, png: Uint8Array): PdfRef {
+  const img = preparePng(png);
+  const base = (cs: string, length: number): PdfDict =>
     new PdfDict([
       ['Type', new PdfName('XObject')],
       ['Subtype', new PdfName('Image')],
@@ -45,10 +87,12 @@ export function addImage(update: IncrementalUpdate, img: DecodedImage): PdfRef {
       ['Height', img.height],
       ['ColorSpace', new PdfName(cs)],
       ['BitsPerComponent', 8],
+      ['Filter', new PdfName('FlateDecode')],
+      ['Length', length],
     ]);
-  const dict = base('DeviceRGB');
-  if (img.alpha) dict.set('SMask', update.addStream(base('DeviceGray'), img.alpha, { compress: true }));
-  return update.addStream(dict, img.rgb, { compress: true });
+  const dict = base('DeviceRGB', img.rgb.length);
+  if (img.alpha) dict.set('SMask', update.addStream(base('DeviceGray', img.alpha.length), img.alpha));
+  return update.addStream(dict, img.rgb);
 }
 
 /**

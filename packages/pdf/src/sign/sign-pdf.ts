@@ -6,7 +6,7 @@ import { PdfDict, PdfName, PdfRef, PdfString } from '../objects';
 import { openPdf, type PdfDocument, type PdfPage } from '../reader';
 import { openFileSource, toSource, type ByteSource, type FileSource } from '../source';
 import { IncrementalUpdate, latin1Bytes, serializeObject } from '../writer';
-import { addEmptyForm, addImage, addImageForm, decodePng, round } from './appearance';
+import { addEmptyForm, addImageForm, addPngImage, round } from './appearance';
 import { displaySize, pageFrame, PT_PER_MM, userRect } from './geometry';
 import { docMdpLevel, listFields, signedFields } from './form';
 import { buildDss, type DssData } from './dss';
@@ -351,7 +351,7 @@ function planSignature(doc: PdfDocument, update: IncrementalUpdate, options: Pdf
     const w = app.width * PT_PER_MM;
     const h = app.height * PT_PER_MM;
     checkSize(app.width, app.height);
-    const img = addImage(update, decodePng(app.png));
+    const img = addPngImage(update, app.png);
     widget.set('Rect', userRect(frame, app.x * PT_PER_MM, app.y * PT_PER_MM, w, h).map(round));
     widget.set('AP', new PdfDict([['N', addImageForm(update, img, w, h, frame.rotate)]]));
   } else {
@@ -370,7 +370,7 @@ function planSignature(doc: PdfDocument, update: IncrementalUpdate, options: Pdf
     const seam = options.ridingSeam;
     checkSize(seam.width, seam.height);
     const seamPages = (seam.pages ?? pages.map((_, i) => i + 1)).map((n) => pageAt(pages, n));
-    const img = addImage(update, decodePng(seam.png));
+    const img = addPngImage(update, seam.png);
     const n = seamPages.length;
     const fullW = seam.width * PT_PER_MM;
     const h = seam.height * PT_PER_MM;
