@@ -36,6 +36,8 @@ import pkiRoutes from './modules/pki/pki.routes';
 import { createPlatformEvidence } from './modules/evidence/platform-evidence';
 import evidenceRoutes from './modules/evidence/evidence.routes';
 import { createVerifyService } from './modules/signing/verify.service';
+import signingRoutes from './modules/signing/flows.routes';
+import { createSigningModule, type SigningModule } from './modules/signing/signing-module';
 import verifyRoutes from './modules/signing/verify.routes';
 import realnameRoutes from './modules/realname/realname.routes';
 import membersRoutes from './modules/members/members.routes';
@@ -64,6 +66,8 @@ declare module 'fastify' {
     evidence: EvidenceService;
     /** Durable jobs (seal production, renewal); tests stop and start its poller. */
     jobs: JobRunner;
+    /** The sign service (tests run its expiry sweep). */
+    signing: SigningModule;
   }
 }
 
@@ -239,7 +243,10 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(filesRoutes, routeOpts);
   await app.register(pkiRoutes, { pki });
   await app.register(evidenceRoutes, { evidence });
-  await app.register(verifyRoutes, { verify: createVerifyService({ pki, evidence }), files });
+  await app.register(verifyRoutes, {
+    verify: createVerifyService({ pki, evidence, config: configService }),
+    config: configService,
+  });
   const moduleDeps: ModuleDeps = { ...routeOpts, appConfig: config, secret, pki, evidence };
   await app.register(realnameRoutes, moduleDeps);
   await app.register(membersRoutes, moduleDeps);
@@ -264,6 +271,11 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(sealsRoutes, { ...moduleDeps, sealsModule });
   await app.register(ukeysRoutes, { ...moduleDeps, seals: sealsModule.seals.directory });
   await app.register(sealGlyphsRoutes);
+  const signingModule = createSigningModule({ ...moduleDeps, db: app.db, log: app.log });
+  app.decorate('signing', signingModule);
+  app.addHook('onReady', async () => signingModule.start());
+  app.addHook('preClose', async () => signingModule.stop());
+  await app.register(signingRoutes, { signing: signingModule });
   if (provider.isSandbox) await app.register(devRoutes, { msgs });
 
   app.get(

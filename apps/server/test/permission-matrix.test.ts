@@ -43,6 +43,9 @@ const DENY_CODES = new Set([
   7016, 7030,
   // Seals: another owner's seal, application, claim link, change or authorisation is answered as absent.
   6101, 6109, 6111, 6201, 6251,
+  // Signing: another party's flow, task, approval or will-auth is answered as absent; decisions by non-approvers.
+  15001,
+  15010, 15015, 15201, 15203, 15301,
 ]);
 
 function classify(code: number | undefined): Verdict {
@@ -74,6 +77,9 @@ const PUBLIC_ROUTES = new Set([
   'GET /v1/evidence/entries/{index}',
   'GET /v1/evidence/key',
   'POST /v1/signFile/verify/pdf',
+  'GET /v1/signFile/verify/config',
+  'GET /v1/signFile/verify/report/{reportId}',
+  'GET /v1/signFile/verify/report/{reportId}/pdf',
   'POST /manage/api/v1/login',
   'POST /v1/sso/beforeLogin',
   'GET /v1/sso/callback',
@@ -462,6 +468,15 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       authCode: fx.authCode,
       queue: 'authority',
       applicationId: fx.applyNo,
+      reportId: 'vr_placeholder',
+      // Sign service: ids nobody holds (each principal's own flows are tested in signing.test.ts).
+      taskId: 'stk_placeholder',
+      fileId: 'sff_placeholder',
+      approvalId: 'apv_placeholder',
+      willBizId: 'wil_placeholder',
+      bizNo: 'flo_placeholder',
+      scene: 'signFlow',
+      notaryLogId: '0',
     };
     const path = r.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name]!));
     const query: Record<string, string> = {
@@ -479,6 +494,8 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       'GET /v1/seals/{getSealFlowId}/sealTypes': `expires=${fx.claim.expires}&sig=${fx.claim.sig}`,
       'GET /v1/seals/identityCheck/{flowId}': `expires=${fx.claim.expires}&sig=${fx.claim.sig}`,
       'GET /v1/sealImage/glyphs': `text=${encodeURIComponent('印章')}`,
+      'GET /v1/will/willStatus': 'willBizId=wil_placeholder',
+      'GET /v1/will/getFrontData': 'willBizId=wil_placeholder',
     };
     const q = query[key(r)];
     return q ? `${path}?${q}` : path;
@@ -488,6 +505,28 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
   function bodyOf(r: Route, p: Principal): unknown {
     const bodies: Record<string, unknown> = {
       'POST /v1/accounts/login': { mobile: mobile(), code: '000000' },
+      // Sign service (ids nobody holds; signing.test.ts covers each party's own objects).
+      'POST /v1/sign/flows': { name: '矩阵', scene: 'quick', files: [{ fileKey: fx.fileKey }] },
+      'POST /v1/sign/flowsTask': {
+        flowId: 'flo_placeholder',
+        taskId: 'stk_placeholder',
+        willBizId: 'wil_placeholder',
+        placements: [{ fileId: 'sff_placeholder', kind: 'seal', page: 1, x: 10, y: 10 }],
+      },
+      'POST /v1/sign/flow/{flowId}/refuse': { reason: '矩阵' },
+      'POST /v1/sign/flow/{flowId}/withdraw': { reason: '矩阵' },
+      'POST /v1/sign/flow/{flowId}/void': { reason: '矩阵' },
+      'POST /v1/sign/urge': { flowId: 'flo_placeholder' },
+      'POST /v1/sign/flow/log': { flowId: 'flo_placeholder' },
+      'POST /v1/sign/flow/{flowId}/task/{taskId}/approval': {
+        sealCode: fx.sealCode,
+        placements: [{ fileId: 'sff_placeholder', kind: 'seal', page: 1, x: 10, y: 10 }],
+      },
+      'POST /seal/approve/{approvalId}': { action: 'approve' },
+      'POST /v1/will/createWillUrl': { source: 3, bizId: 'stk_placeholder' },
+      'POST /v1/will/{willBizId}/verify': { code: '000000' },
+      'POST /v1/will/saveFrontData': { willBizId: 'wil_placeholder', data: '{}' },
+      'POST /v1/open/notaryLogs/signature/signInfo': { fileHash: '0'.repeat(64) },
       'POST /v1/accounts/handover/login': { accountId: fx.orgA },
       'POST /v1/accounts/logout': {},
       'POST /v1/accounts/updatePassword': { newPassword: 'Matrix-Passw0rd', oldPassword: 'Wrong-Passw0rd' },

@@ -36,6 +36,7 @@ export const CONFIG = {
   PLUGIN_ROUTES: 'PLUGIN_ROUTES', // JSON list of {path, title, kind:'iframe'|'link', target}
   PAYMENT_CHANNELS: 'PAYMENT_CHANNELS', // JSON list of {code, name, enabled}
   GOODS: 'GOODS', // JSON list of goods (UKeys, seals) with prices in fen
+  VERIFY_FILE_SIZE_LIMIT: 'VERIFY_FILE_SIZE_LIMIT', // MB a verification upload may have (default 3, section 9); public through GET /v1/signFile/verify/config
 } as const;
 export type ConfigCode = (typeof CONFIG)[keyof typeof CONFIG];
 

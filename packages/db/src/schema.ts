@@ -5,7 +5,9 @@ import type { MembersTables } from './schema-members';
 import type { OperatorsTables } from './schema-operators';
 import type { SsoTables } from './schema-sso';
 import type { SealsTables } from './schema-seals';
+import type { SigningTables } from './schema-signing';
 import type { UkeysTables } from './schema-ukeys';
+import type { VerifyTables } from './schema-verify';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -135,7 +137,9 @@ export interface Database
     OperatorsTables,
     SsoTables,
     SealsTables,
-    UkeysTables {
+    SigningTables,
+    UkeysTables,
+    VerifyTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
   members: MembersTable;
@@ -164,4 +168,6 @@ export type * from './schema-members';
 export type * from './schema-operators';
 export type * from './schema-sso';
 export type * from './schema-seals';
+export type * from './schema-signing';
 export type * from './schema-ukeys';
+export type * from './schema-verify';

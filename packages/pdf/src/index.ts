@@ -14,3 +14,4 @@ export {
 export { serializeObject, IncrementalUpdate } from './writer';
 export * from './sign/index';
 export * from './verify/index';
+export { pageFrame, displaySize, PT_PER_MM } from './sign/geometry';

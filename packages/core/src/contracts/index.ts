@@ -11,3 +11,4 @@ export * from './sso';
 export * from './seals';
 export * from './ukeys';
 export * from './seal-image';
+export * from './signing';

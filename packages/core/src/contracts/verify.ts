@@ -9,6 +9,8 @@ export const signatureReport = z.object({
   signerSubject: z.string().optional(),
   signerIssuer: z.string().optional(),
   serialHex: z.string().optional(),
+  certNotBefore: z.string().optional(),
+  certNotAfter: z.string().optional(),
   signingTime: z.string().nullable(),
   page: z.number().int().optional(),
   rect: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional(),
@@ -67,7 +69,21 @@ export const pdfVerifyResponse = z.object({
   verifiedAt: z.string(),
   /** Index of the evidence-log leaf that records this verification (proof at /v1/evidence/proof/{index}). */
   evidenceIndex: z.number().int(),
+  /** The kept report: GET /v1/signFile/verify/report/{reportId} (JSON) and …/{reportId}/pdf (the PDF report). */
+  reportId: z.string(),
+});
+
+/** Path parameter of the kept-report endpoints; any other shape is simply not found. */
+export const verifyReportParams = z.object({ reportId: z.string().min(1).max(64) });
+
+/** `GET /v1/signFile/verify/config`: what a public verification page must know before it uploads. */
+export const verifyConfigResponse = z.object({
+  /** Largest upload in bytes (system config VERIFY_FILE_SIZE_LIMIT in MB, 3 MB by default). */
+  maxBytes: z.number().int(),
+  /** The file kinds accepted. */
+  kinds: z.array(z.literal('pdf')),
 });
 
 export type SignatureReportDto = z.infer<typeof signatureReport>;
 export type PdfVerifyResponse = z.infer<typeof pdfVerifyResponse>;
+export type VerifyConfigDto = z.infer<typeof verifyConfigResponse>;

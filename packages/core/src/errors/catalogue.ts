@@ -15,6 +15,8 @@ import { SSO_ENTRIES } from './entries/sso';
 import { SEALS_ENTRIES } from './entries/seals';
 import { UKEYS_ENTRIES } from './entries/ukeys';
 import { SEAL_IMAGE_ENTRIES } from './entries/seal-image';
+import { SIGNING_ENTRIES } from './entries/signing';
+import { VERIFY_ENTRIES } from './entries/verify';
 
 /** How the client reacts to a code (spec section 8). */
 export type ClientHandling =
@@ -43,6 +45,8 @@ const entries = [
   ...SEALS_ENTRIES,
   ...UKEYS_ENTRIES,
   ...SEAL_IMAGE_ENTRIES,
+  ...SIGNING_ENTRIES,
+  ...VERIFY_ENTRIES,
   // success codes of section 8
   { code: 0, http: 200, key: 'ok', handling: 'success', zh: '成功', en: 'Success' },
   { code: 100, http: 200, key: 'ok.accepted', handling: 'success', zh: '成功', en: 'Success' },

@@ -9,6 +9,8 @@ import * as m0007 from './0007-sso';
 import * as m0008 from './0008-seals';
 import * as m0009 from './0009-ukeys';
 import * as m0010 from './0010-seal-change-before';
+import * as m0011 from './0011-signing';
+import * as m0012 from './0012-verify-reports';
 
 /** Versioned migrations, applied in key order. Never edit one that has shipped; add the next. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +24,6 @@ export const migrations: Record<string, Migration> = {
   '0008-seals': m0008,
   '0009-ukeys': m0009,
   '0010-seal-change-before': m0010,
+  '0011-signing': m0011,
+  '0012-verify-reports': m0012,
 };

@@ -37,6 +37,9 @@ export interface SignatureReport {
   signerSubject?: string;
   signerIssuer?: string;
   serialHex?: string;
+  /** ISO times: the signer certificate's validity period. */
+  certNotBefore?: string;
+  certNotAfter?: string;
   /** ISO time: /M of the signature dictionary, else the signing-time attribute. */
   signingTime: string | null;
   /** 1-based page number of the widget. */

@@ -166,6 +166,10 @@ function applyCms(report: SignatureReport, result: CmsVerifyResult): void {
     report.signerSubject = result.signer.subject;
     report.signerIssuer = result.signer.issuer;
     report.serialHex = result.signer.serialHex;
+    const notBefore = iso(result.signer.notBefore);
+    const notAfter = iso(result.signer.notAfter);
+    if (notBefore) report.certNotBefore = notBefore;
+    if (notAfter) report.certNotAfter = notAfter;
   }
   report.integrity = result.integrity;
   const reason = result.integrityReason ?? result.parseError;

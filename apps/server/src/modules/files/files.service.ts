@@ -115,6 +115,35 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
       };
     },
 
+    /**
+     * A short-lived address of any file, for modules that have checked the caller's right to it
+     * themselves (a sign flow's participants reading a seal image of another organisation, say).
+     */
+    internalUrl(fileKey: string, ttlSeconds: number) {
+      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+      return {
+        url: `/v1/file/download/${encodeURIComponent(fileKey)}?expires=${expires}&sig=${urlSignature(fileKey, expires)}`,
+        expiresAt: new Date(expires * 1000).toISOString(),
+      };
+    },
+
+    /** A stored file's bytes and metadata, for modules that checked access themselves. */
+    async readInternal(db: Db, fileKey: string) {
+      const file = await repo.findFileObject(db, fileKey);
+      const bytes = file ? await deps.store.get(file.sha256) : null;
+      if (!file || !bytes) return null;
+      return { bytes, sha256: file.sha256, name: file.name, purpose: file.purpose, file };
+    },
+
+    /** Stores bytes the platform produced (a signed version of a file): content-addressed, no file object. */
+    async putBlob(db: Db, bytes: Buffer, contentType: string): Promise<string> {
+      const sha256 = await deps.store.put(bytes);
+      await repo.insertBlobRow(db, { sha256, size: bytes.length, contentType });
+      return sha256;
+    },
+
+    getBlob: (sha256: string) => deps.store.get(sha256),
+
     async download(db: Db, fileKey: string, expires: number, sig: string) {
       if (expires < Date.now() / 1000 || !safeEqual(sig, urlSignature(fileKey, expires)))
         throw new AppError('file.notFound');

@@ -8,7 +8,10 @@ import type { SmsProvider } from './sms-provider';
 
 /** Each scene has its own text, and a code verified for one scene never proves another. */
 export type SmsScene =
-  'loginRegister' | 'mobileModify' | 'newMobile' | 'realName' | 'adminModify' | 'newAdmin';
+  'loginRegister' | 'mobileModify' | 'newMobile' | 'realName' | 'adminModify' | 'newAdmin' | 'willAuth';
+
+/** Notices without a code (signing reminders, approval requests); each scene has its own text. */
+export type NoticeScene = 'signUrge' | 'signInvite' | 'approvalRequest' | 'approvalDecided';
 
 const MAX_ATTEMPTS = 5;
 /** A verified flow must be used by the step it unlocks within this time. */
@@ -23,6 +26,16 @@ const BODY: Record<SmsScene, (code: string, minutes: number) => string> = {
     `【OpenSeal】您正在变更企业管理员或法定代表人，验证码为${c}，${m}分钟内有效。如非本人操作，请勿提供。`,
   newAdmin: (c, m) =>
     `【OpenSeal】您正被设为企业管理员或法定代表人，验证码为${c}，${m}分钟内有效。请勿泄露给他人。`,
+  willAuth: (c, m) =>
+    `【OpenSeal】您正在确认签署意愿，验证码为${c}，${m}分钟内有效。签署具有法律效力，如非本人操作，请勿提供。`,
+};
+
+const NOTICE: Record<NoticeScene, (p: Record<string, string>) => string> = {
+  signUrge: (p) => `【OpenSeal】${p.initiator}提醒您签署文件《${p.flow}》，请登录平台在“待我签署”中处理。`,
+  signInvite: (p) => `【OpenSeal】${p.initiator}邀请您签署文件《${p.flow}》，请登录平台在“待我签署”中处理。`,
+  approvalRequest: (p) =>
+    `【OpenSeal】${p.applicant}申请在《${p.flow}》中使用印章“${p.seal}”，请登录平台在“我收到的审批”中处理。`,
+  approvalDecided: (p) => `【OpenSeal】您在《${p.flow}》中使用印章“${p.seal}”的申请已${p.result}。`,
 };
 
 export function createMsgsService(deps: {
@@ -107,6 +120,31 @@ export function createMsgsService(deps: {
         resendAfterSeconds: deps.resendSeconds,
         sandbox: provider.isSandbox,
       };
+    },
+
+    /**
+     * Sends a notice (no code) through the provider. A failed delivery is recorded on the message and
+     * never fails the act that caused it: a reminder is a courtesy, the flow is the record.
+     */
+    async notify(db: Db, input: { mobile: string; scene: NoticeScene; params: Record<string, string> }) {
+      const messageId = newId('sms');
+      const body = NOTICE[input.scene](input.params);
+      await repo.insertMessage(db, {
+        id: messageId,
+        flowId: null,
+        mobile: input.mobile,
+        scene: input.scene,
+        provider: provider.name,
+        body: provider.isSandbox ? body : null,
+      });
+      try {
+        await provider.send({ id: messageId, mobile: input.mobile, scene: input.scene, body });
+        return true;
+      } catch (cause) {
+        await repo.updateMessageStatus(db, messageId, 'failed', String(cause));
+        deps.log.warn({ err: cause, scene: input.scene }, 'a notice could not be sent');
+        return false;
+      }
     },
 
     /** Checks a code against the latest flow of a mobile and scene and uses it up (login by code). */

@@ -31,6 +31,8 @@ export interface SignFileRequest {
   /** Who signs (an opaque account id; the evidence log is public) and with which seal. */
   actor?: string;
   sealCode?: string;
+  /** The caller records the act itself (a flow writes its leaf with the flow's state change). */
+  skipEvidence?: boolean;
 }
 
 /** Turns the PDF package's refusals into catalogued errors the API and CLI can show. */
@@ -78,23 +80,31 @@ export function createPdfSigning(deps: { pki: PkiService; evidence?: EvidenceSer
         dss,
       });
       // The act, with the file before and after, goes into the evidence log.
-      const leaf = deps.evidence
-        ? await db.transaction().execute(async (trx) =>
-            deps.evidence!.append(trx, {
-              kind: 'sign',
-              subject: req.sealCode ? `seal:${req.sealCode}` : `certificate:${req.serial}`,
-              actor: req.actor ?? 'system',
-              at: new Date().toISOString(),
-              hashes: {
-                fileBefore: await sha256File(req.inPath),
-                fileAfter: await sha256File(req.outPath),
-                certificate: holder.fingerprintSha256,
-              },
-              data: { field: signed.fieldName, level, serial: req.serial, byteRange: signed.byteRange },
-            }),
-          )
-        : undefined;
-      return { ...signed, level, serial: req.serial, signer: holder.commonName, evidenceIndex: leaf?.index };
+      const leaf =
+        deps.evidence && !req.skipEvidence
+          ? await db.transaction().execute(async (trx) =>
+              deps.evidence!.append(trx, {
+                kind: 'sign',
+                subject: req.sealCode ? `seal:${req.sealCode}` : `certificate:${req.serial}`,
+                actor: req.actor ?? 'system',
+                at: new Date().toISOString(),
+                hashes: {
+                  fileBefore: await sha256File(req.inPath),
+                  fileAfter: await sha256File(req.outPath),
+                  certificate: holder.fingerprintSha256,
+                },
+                data: { field: signed.fieldName, level, serial: req.serial, byteRange: signed.byteRange },
+              }),
+            )
+          : undefined;
+      return {
+        ...signed,
+        level,
+        serial: req.serial,
+        signer: holder.commonName,
+        certificateSha256: holder.fingerprintSha256,
+        evidenceIndex: leaf?.index,
+      };
     } catch (err) {
       await rm(req.outPath, { force: true }).catch(() => {});
       throw pdfErrorToAppError(err);

@@ -4,29 +4,48 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, contracts as c } from '@openseal/core';
 import { ok } from '../../lib/reply';
 import { responses } from '../../lib/route-kit';
-import type { FilesService } from '../files/files.service';
+import type { ConfigService } from '../config/config.service';
 import { checkUpload } from '../files/file-check';
+import { renderVerifyReportPdf } from './verify-report-pdf';
 import type { VerifyService } from './verify.service';
 
+/** The public verification service: upload and verify, the upload limit, and the kept reports (JSON and PDF). */
 export default async function verifyRoutes(
   app: FastifyInstance,
-  opts: { verify: VerifyService; files: FilesService },
+  opts: { verify: VerifyService; config: ConfigService },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['Signing and approvals'];
+  const open = { public: true };
+
+  r.get(
+    '/v1/signFile/verify/config',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary:
+          'What a verification page must know before uploading: the size limit (system config VERIFY_FILE_SIZE_LIMIT in MB, 3 MB by default) and the accepted kinds; no login needed',
+        response: responses(c.verifyConfigResponse),
+      },
+    },
+    async (req) => ok({ maxBytes: await opts.verify.maxUploadBytes(), kinds: ['pdf' as const] }, req.lang),
+  );
+
   r.post(
     '/v1/signFile/verify/pdf',
     {
-      config: { public: true },
+      config: open,
       schema: {
-        tags: ['Signing and approvals'],
+        tags,
         summary:
-          'Verify every signature of an uploaded PDF (multipart, one file, ≤ 3 MB by default); no login needed. The act is recorded in the evidence log.',
+          'Verify every signature of an uploaded PDF (multipart, one file, ≤ VERIFY_FILE_SIZE_LIMIT, 3 MB by default); no login needed. The act is recorded in the evidence log and the report kept under reportId.',
         consumes: ['multipart/form-data'],
         response: responses(c.pdfVerifyResponse),
       },
     },
     async (req) => {
-      const maxBytes = opts.files.maxBytes('verify');
+      const maxBytes = await opts.verify.maxUploadBytes();
       if (!req.isMultipart()) throw new AppError('file.required');
       let file: { bytes: Buffer; fileName: string } | null = null;
       for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
@@ -39,6 +58,49 @@ export default async function verifyRoutes(
       await checkUpload(file.bytes, ['pdf']);
       const actor = req.auth ? req.auth.personId : 'anonymous';
       return ok(await opts.verify.verifyUpload(app.db, { ...file, actor }), req.lang);
+    },
+  );
+
+  r.get(
+    '/v1/signFile/verify/report/:reportId',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary:
+          'A kept verification report, as the upload answered it; no login needed (the id is unguessable)',
+        params: c.verifyReportParams,
+        response: responses(c.pdfVerifyResponse),
+      },
+    },
+    async (req) => ok(await opts.verify.getReport(app.db, req.params.reportId), req.lang),
+  );
+
+  r.get(
+    '/v1/signFile/verify/report/:reportId/pdf',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary:
+          'A kept verification report as a PDF document (Chinese and English) to download; no login needed',
+        params: c.verifyReportParams,
+      },
+    },
+    async (req, reply) => {
+      const report = await opts.verify.getReport(app.db, req.params.reportId);
+      const systemName = await opts.config.get('SYS_NAME_PUBLIC');
+      const pdf = await renderVerifyReportPdf(report, { systemName });
+      const base = report.fileName.replace(/\.pdf$/i, '');
+      return reply
+        .header('content-type', 'application/pdf')
+        .header(
+          'content-disposition',
+          `attachment; filename="verify-report-${report.reportId}.pdf"; filename*=UTF-8''${encodeURIComponent(`验签报告-${base}.pdf`)}`,
+        )
+        .header('cache-control', 'private, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .send(Buffer.from(pdf));
     },
   );
 }

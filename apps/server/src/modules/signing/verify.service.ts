@@ -1,23 +1,53 @@
 /**
  * Verification of uploaded PDFs for anyone (no login): the same report as `openseal verify`, against the
- * platform's trust store and its own revocation answers, recorded as a leaf of the evidence log.
+ * platform's trust store and its own revocation answers, recorded as a leaf of the evidence log and kept
+ * (without the file) so its result page can be reloaded, shared and downloaded as a PDF.
  */
-import { AppError, type contracts } from '@openseal/core';
+import { AppError, LIMITS, type contracts } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { bufferSource, PdfError, verifyPdf } from '@openseal/pdf';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
+import type { ConfigService } from '../config/config.service';
 import type { EvidenceService } from '../evidence/evidence.service';
 import type { PkiService } from '../pki/pki.service';
+import { findVerifyReport, insertVerifyReport } from './verify-reports.repository';
 
 /** Bounds for files from anyone: a verification may not hold a worker longer than this. */
 const VERIFY_LIMITS = { deadlineMs: 20_000, maxObjects: 500_000, maxStreamBytes: 64 * 1024 * 1024 };
 
-export function createVerifyService(deps: { pki: PkiService; evidence: EvidenceService }) {
+const MB = 1024 * 1024;
+/** The most an operator may allow through VERIFY_FILE_SIZE_LIMIT: the verifier reads the whole file in memory. */
+export const VERIFY_MAX_SETTABLE_MB = 50;
+
+type PdfVerifyResponse = z.infer<typeof contracts.pdfVerifyResponse>;
+/** What the report column holds: the answer less the fields kept in columns of their own. */
+type KeptReport = Omit<PdfVerifyResponse, 'reportId' | 'fileName' | 'sha256' | 'size' | 'evidenceIndex'>;
+
+/**
+ * The upload limit in bytes from a VERIFY_FILE_SIZE_LIMIT value in MB (decimals allowed); a missing,
+ * unreadable or out-of-range value falls back to the section 9 default of 3 MB.
+ */
+export function verifyLimitBytes(value: string | null): number {
+  const mb = value === null || value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isFinite(mb) || mb <= 0 || mb > VERIFY_MAX_SETTABLE_MB) return LIMITS.verifyUploadMaxBytes;
+  return Math.floor(mb * MB);
+}
+
+export function createVerifyService(deps: {
+  pki: PkiService;
+  evidence: EvidenceService;
+  config: ConfigService;
+}) {
+  /** The largest upload now allowed (the config is cached for 5 s, so several instances agree quickly). */
+  async function maxUploadBytes(): Promise<number> {
+    return verifyLimitBytes(await deps.config.get('VERIFY_FILE_SIZE_LIMIT'));
+  }
+
   async function verifyUpload(
     db: Db,
     input: { bytes: Buffer; fileName: string; actor: string },
-  ): Promise<z.infer<typeof contracts.pdfVerifyResponse>> {
+  ): Promise<PdfVerifyResponse> {
     const sha256 = createHash('sha256').update(input.bytes).digest('hex');
     let report;
     try {
@@ -33,8 +63,9 @@ export function createVerifyService(deps: { pki: PkiService; evidence: EvidenceS
       throw new AppError('pdf.unreadable', { cause: err, params: { reason: err.message } });
     }
     const verifiedAt = new Date().toISOString();
-    const leaf = await db.transaction().execute((trx) =>
-      deps.evidence.append(trx, {
+    const reportId = `vr_${randomBytes(16).toString('base64url')}`;
+    return db.transaction().execute(async (trx) => {
+      const leaf = await deps.evidence.append(trx, {
         kind: 'verify',
         subject: `file:${sha256}`,
         actor: input.actor,
@@ -48,19 +79,45 @@ export function createVerifyService(deps: { pki: PkiService; evidence: EvidenceS
             serial: s.serialHex ?? null,
           })),
         },
-      }),
-    );
+      });
+      // Reports are kept without the file; old ones may be pruned by age later (none is yet).
+      const kept: KeptReport = { ...report, verifiedAt };
+      await insertVerifyReport(trx, {
+        id: reportId,
+        fileName: input.fileName,
+        sha256,
+        size: input.bytes.length,
+        verdict: report.verdict,
+        report: kept,
+        evidenceIndex: leaf.index,
+      });
+      const answer: PdfVerifyResponse = {
+        fileName: input.fileName,
+        sha256,
+        size: input.bytes.length,
+        ...kept,
+        evidenceIndex: leaf.index,
+        reportId,
+      };
+      return answer;
+    });
+  }
+
+  /** A kept report, as the upload answered it. Throws `verify.reportNotFound`. */
+  async function getReport(db: Db, reportId: string): Promise<PdfVerifyResponse> {
+    const row = /^vr_[A-Za-z0-9_-]{22}$/.test(reportId) ? await findVerifyReport(db, reportId) : null;
+    if (!row) throw new AppError('verify.reportNotFound');
     return {
-      fileName: input.fileName,
-      sha256,
-      size: input.bytes.length,
-      ...report,
-      verifiedAt,
-      evidenceIndex: leaf.index,
+      ...(row.report as KeptReport),
+      fileName: row.fileName,
+      sha256: row.sha256,
+      size: row.size,
+      evidenceIndex: row.evidenceIndex,
+      reportId: row.id,
     };
   }
 
-  return { verifyUpload };
+  return { verifyUpload, getReport, maxUploadBytes };
 }
 
 export type VerifyService = ReturnType<typeof createVerifyService>;

@@ -1,0 +1,60 @@
+/**
+ * The sign service's parts, built once in app.ts: flows (quick sign and multi-party), approvals,
+ * will-auth and the evidence records, plus the sweeper that ends flows whose validity ran out.
+ */
+import type { Db } from '@openseal/db';
+import type { ModuleDeps } from '../module-deps';
+import { createApprovalsService } from './approvals.service';
+import { createFlowsService } from './flows.service';
+import { createNotaryService } from './notary.service';
+import { createPdfSigning } from './pdf-signing';
+import { createWillService } from './will.service';
+
+export function createSigningModule(
+  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'msgs'> & {
+    db: Db;
+    log: { warn(obj: object, msg: string): void };
+    /** How often open flows are checked for expiry. */
+    sweepIntervalMs?: number;
+  },
+) {
+  const will = createWillService({ msgs: deps.msgs });
+  const flows = createFlowsService({
+    evidence: deps.evidence,
+    files: deps.files,
+    msgs: deps.msgs,
+    will,
+    signing: createPdfSigning({ pki: deps.pki }),
+    log: deps.log,
+  });
+  const approvals = createApprovalsService({
+    evidence: deps.evidence,
+    files: deps.files,
+    msgs: deps.msgs,
+    flows,
+  });
+  const notary = createNotaryService({ evidence: deps.evidence, flows });
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    flows,
+    approvals,
+    will,
+    notary,
+    /** Ends expired flows on a cadence; the timer never keeps the process alive. */
+    start() {
+      if (timer) return;
+      timer = setInterval(() => {
+        flows
+          .sweepExpired(deps.db)
+          .catch((err: unknown) => deps.log.warn({ err }, 'could not end expired flows'));
+      }, deps.sweepIntervalMs ?? 60_000);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+}
+
+export type SigningModule = ReturnType<typeof createSigningModule>;

@@ -1,0 +1,159 @@
+/**
+ * Will-auth: the signer confirms the intent to sign with a code sent to their own mobile before a
+ * signature is made. A record is created for one business (source sign=3 and the task id), verified
+ * once by SMS and used once by the act it unlocks, within minutes. The stand-alone will-auth page returns
+ * to the caller's page with the spec's markers (`willAuth` = source, `willBizId`), and the page's state can
+ * be kept across the detour (save/get front data).
+ */
+import type { contracts } from '@openseal/core';
+import { AppError, maskPhone } from '@openseal/core';
+import type { Db } from '@openseal/db';
+import type { z } from 'zod';
+import { newId } from '../../lib/ids';
+import type { MsgsService } from '../msgs/msgs.service';
+import type { AuthContext } from '../session/session.service';
+import * as repo from './flows.repository';
+
+/** A record must be verified within this time of its creation. */
+const WILL_TTL_MS = 30 * 60_000;
+/** A verified record must be used within this time. */
+const VERIFIED_TTL_MS = 10 * 60_000;
+
+type WillStatus = z.infer<typeof contracts.willStatusResponse>;
+
+/** A same-site path only: the will-auth page never sends anyone elsewhere. */
+function safeRedirect(url: string | undefined): string | null {
+  if (!url) return null;
+  if (!url.startsWith('/') || url.startsWith('//') || url.includes('\\'))
+    throw new AppError('request.invalid');
+  return url;
+}
+
+function withMarkers(url: string | null, source: number, id: string): string | null {
+  if (!url) return null;
+  const u = new URL(url, 'http://same.site');
+  u.searchParams.set('willAuth', String(source));
+  u.searchParams.set('willBizId', id);
+  return `${u.pathname}${u.search}${u.hash}`;
+}
+
+export function createWillService(deps: { msgs: MsgsService }) {
+  async function own(db: Db, ctx: AuthContext, id: string) {
+    const w = await repo.findWill(db, id);
+    if (!w || w.person_id !== ctx.personId) throw new AppError('will.notFound');
+    return w;
+  }
+
+  function out(w: repo.WillRow): WillStatus {
+    const expired = w.status !== 'used' && w.expires_at.getTime() <= Date.now();
+    return {
+      willBizId: w.id,
+      status: expired && w.status === 'created' ? 'expired' : w.status,
+      source: w.source,
+      bizId: w.biz_id,
+      mobile: maskPhone(w.mobile),
+      redirectUrl:
+        w.status === 'verified' || w.status === 'used' ? withMarkers(w.redirect_url, w.source, w.id) : null,
+      expiresAt: w.expires_at.toISOString(),
+    };
+  }
+
+  return {
+    async create(db: Db, ctx: AuthContext, input: z.infer<typeof contracts.createWillRequest>) {
+      const person = await repo.personById(db, ctx.personId);
+      if (!person) throw new AppError('session.missing');
+      const id = newId('wil');
+      const expiresAt = new Date(Date.now() + WILL_TTL_MS);
+      await repo.insertWill(db, {
+        id,
+        person_id: ctx.personId,
+        mobile: person.mobile,
+        source: input.source,
+        biz_id: input.bizId,
+        redirect_url: safeRedirect(input.redirectUrl),
+        status: 'created',
+        expires_at: expiresAt,
+      });
+      return {
+        willBizId: id,
+        url: `/willAuthPage?willBizId=${id}`,
+        mobile: maskPhone(person.mobile),
+        expiresAt: expiresAt.toISOString(),
+      };
+    },
+
+    async sendCode(db: Db, ctx: AuthContext, id: string) {
+      const w = await own(db, ctx, id);
+      if (w.status !== 'created') throw new AppError(w.status === 'used' ? 'will.used' : 'request.invalid');
+      if (w.expires_at.getTime() <= Date.now()) throw new AppError('will.expired');
+      const sent = await deps.msgs.send(db, { mobile: w.mobile, scene: 'willAuth', personId: ctx.personId });
+      await repo.updateWill(db, id, { sms_flow_id: sent.flowId }, 'created');
+      return {
+        sandbox: sent.sandbox,
+        resendAfterSeconds: sent.resendAfterSeconds,
+        expiresInSeconds: sent.expiresInSeconds,
+      };
+    },
+
+    async verify(db: Db, ctx: AuthContext, id: string, code: string) {
+      const w = await own(db, ctx, id);
+      if (w.status === 'used') throw new AppError('will.used');
+      if (w.status === 'verified') return out(w);
+      if (w.expires_at.getTime() <= Date.now()) throw new AppError('will.expired');
+      if (!w.sms_flow_id) throw new AppError('account.codeExpired');
+      await deps.msgs.verify(db, { flowId: w.sms_flow_id, code, personId: ctx.personId });
+      // The code proves this record only: the message flow is used up here.
+      await deps.msgs.consumeVerified(db, {
+        flowId: w.sms_flow_id,
+        scene: 'willAuth',
+        personId: ctx.personId,
+      });
+      await repo.updateWill(db, id, { status: 'verified', verified_at: new Date() }, 'created');
+      return out((await repo.findWill(db, id))!);
+    },
+
+    async status(db: Db, ctx: AuthContext, id: string) {
+      return out(await own(db, ctx, id));
+    },
+
+    async saveFrontData(db: Db, ctx: AuthContext, id: string, data: string) {
+      const w = await own(db, ctx, id);
+      if (w.status === 'used') throw new AppError('will.used');
+      await repo.updateWill(db, id, { front_data: data });
+      return {};
+    },
+
+    async frontData(db: Db, ctx: AuthContext, id: string) {
+      const w = await own(db, ctx, id);
+      return { data: w.front_data };
+    },
+
+    /**
+     * Uses a verified record for the act it was made for, inside that act's transaction: the caller's,
+     * this source and business, verified within the last minutes, never used before.
+     */
+    async consume(tx: Db, input: { willBizId: string; personId: string; source: number; bizId: string }) {
+      const w = await repo.findWill(tx, input.willBizId);
+      if (!w || w.person_id !== input.personId) throw new AppError('will.notFound');
+      if (w.source !== input.source || w.biz_id !== input.bizId) throw new AppError('will.mismatch');
+      if (w.status === 'used') throw new AppError('will.used');
+      if (w.status !== 'verified' || !w.verified_at) throw new AppError('will.notVerified');
+      if (Date.now() - w.verified_at.getTime() > VERIFIED_TTL_MS) throw new AppError('will.expired');
+      if (!(await repo.updateWill(tx, w.id, { status: 'used', used_at: new Date() }, 'verified')))
+        throw new AppError('will.used');
+      return w;
+    },
+
+    /** Checks without using (before the slow signing work starts). */
+    async check(db: Db, input: { willBizId: string; personId: string; source: number; bizId: string }) {
+      const w = await repo.findWill(db, input.willBizId);
+      if (!w || w.person_id !== input.personId) throw new AppError('will.notFound');
+      if (w.source !== input.source || w.biz_id !== input.bizId) throw new AppError('will.mismatch');
+      if (w.status === 'used') throw new AppError('will.used');
+      if (w.status !== 'verified' || !w.verified_at) throw new AppError('will.notVerified');
+      if (Date.now() - w.verified_at.getTime() > VERIFIED_TTL_MS) throw new AppError('will.expired');
+    },
+  };
+}
+
+export type WillService = ReturnType<typeof createWillService>;

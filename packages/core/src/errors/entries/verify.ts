@@ -1,0 +1,13 @@
+import type { CatalogueEntry } from '../catalogue';
+
+/** Catalogue entries of the public verification service (12400–12449); merged into the catalogue in catalogue.ts. */
+export const VERIFY_ENTRIES = [
+  {
+    code: 12401,
+    http: 404,
+    key: 'verify.reportNotFound',
+    handling: 'toastFail',
+    zh: '验签报告不存在或已过期，请重新上传文件验签',
+    en: 'The verification report does not exist or has expired; upload the file again to verify it',
+  },
+] as const satisfies readonly CatalogueEntry[];
