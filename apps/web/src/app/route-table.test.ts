@@ -97,6 +97,7 @@ describe('route table', () => {
     expect(findRoute('/')?.page).toBe('home');
     expect(findRoute('/sealService/applySeal')?.page).toBe('applySeal');
     expect(findRoute('/sealService/ukeySealList')?.page).toBe('applyRecordList');
-    expect(findRoute('/signService/signByMe')?.page).toBe('placeholder');
+    expect(findRoute('/signService/signByMe')?.page).toBe('signByMe');
+    expect(findRoute('/signService/signLog')?.page).toBe('signLog');
   });
 });

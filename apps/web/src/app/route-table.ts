@@ -58,7 +58,17 @@ export type PageKey =
   | 'changeUkeySeal'
   | 'sealAuth'
   | 'getSealFlow'
-  | 'sealFlowResult';
+  | 'sealFlowResult'
+  | 'signByMe'
+  | 'signRecord'
+  | 'signRecordDetail'
+  | 'signLog'
+  | 'approveReceived'
+  | 'approveLaunch'
+  | 'signQuickly'
+  | 'willAuthPage'
+  | 'verifySign'
+  | 'verifyContractResult';
 
 export type SectionKey = 'userCenter' | 'sealService' | 'signService' | 'devCenter' | 'serviceCenter';
 
@@ -116,10 +126,23 @@ const openPlatformChildren = (base: '/devCenter' | '/serviceCenter'): RouteDef[]
 export const ROUTE_DEFS: readonly RouteDef[] = [
   { path: '/', page: 'home', meta: { hasH5: true, noHigh: true, headerTab: 'home' } },
   { path: '/login', page: 'login', meta: { hasH5: true, hideKf: true } },
-  { path: '/verifySign', meta: { isNoHeader: true, hasH5: true, headerTab: 'verifySign' } },
-  { path: '/verifySign/independence', meta: { isNoHeader: true, hasH5: true, headerTab: 'verifySign' } },
-  { path: '/verifyContractResult', meta: { headerTab: 'verifySign' } },
-  { path: '/verifyContractResult/independence', meta: { headerTab: 'verifySign' } },
+  {
+    path: '/verifySign',
+    page: 'verifySign',
+    meta: { isNoHeader: true, hasH5: true, headerTab: 'verifySign' },
+  },
+  // The independence variants are the embeddable ones: no header, footer or customer-service widget.
+  {
+    path: '/verifySign/independence',
+    page: 'verifySign',
+    meta: { isNoHeader: true, hasH5: true, headerTab: 'verifySign', hideFoot: true, hideKf: true },
+  },
+  { path: '/verifyContractResult', page: 'verifyContractResult', meta: { headerTab: 'verifySign' } },
+  {
+    path: '/verifyContractResult/independence',
+    page: 'verifyContractResult',
+    meta: { isNoHeader: true, headerTab: 'verifySign', hideFoot: true, hideKf: true },
+  },
   { path: '/openPlatform', meta: { headerTab: 'openPlatform' } },
   { path: '/applicationCenter/applicationCenterHome', meta: { headerTab: 'applicationCenter' } },
   { path: '/freeContract', meta: { needLogin: true, personAuth: false } },
@@ -141,7 +164,7 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   { path: '/makeUKey', page: 'makeUKey', meta: { needLogin: true } },
   { path: '/ChangeUkeySeal', page: 'changeUkeySeal', meta: { needLogin: true } },
   { path: '/createOrder', meta: { needLogin: true } },
-  { path: '/willAuthPage', meta: { hasH5: true, hideKf: true } },
+  { path: '/willAuthPage', page: 'willAuthPage', meta: { hasH5: true, hideKf: true } },
   { path: '/sealAuth', page: 'sealAuth', meta: { needLogin: true } },
   { path: '/govSealList' },
   { path: '/providerForGov' },
@@ -228,13 +251,16 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
     redirect: '/signService/signByMe',
     meta: { needLogin: true, needUserInfo: true, headerTab: 'signService' },
     children: [
-      menuChild('/signService/signByMe'),
-      menuChild('/signService/signRecord'),
-      child('/signService/signRecordDetail'),
-      menuChild('/signService/signLog'),
-      menuChild('/signService/approveReceived', { meta: { personAuth: false } }),
-      menuChild('/signService/approveLaunch', { meta: { personAuth: false } }),
-      menuChild('/signService/signQuickly'),
+      menuChild('/signService/signByMe', { page: 'signByMe' }),
+      menuChild('/signService/signRecord', { page: 'signRecord' }),
+      child('/signService/signRecordDetail', {
+        page: 'signRecordDetail',
+        activeMenu: '/signService/signRecord',
+      }),
+      menuChild('/signService/signLog', { page: 'signLog' }),
+      menuChild('/signService/approveReceived', { page: 'approveReceived', meta: { personAuth: false } }),
+      menuChild('/signService/approveLaunch', { page: 'approveLaunch', meta: { personAuth: false } }),
+      menuChild('/signService/signQuickly', { page: 'signQuickly' }),
     ],
   },
   { path: '/manage/data-check-chart/generate', meta: { needLogin: true } },

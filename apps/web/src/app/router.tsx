@@ -90,6 +90,28 @@ const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>>> = {
   sealFlowResult: lazyPage(() =>
     import('../features/seals/pages/seal-flow-result-page').then((m) => m.SealFlowResultPage),
   ),
+  signByMe: lazyPage(() => import('../features/sign/pages/sign-by-me-page').then((m) => m.SignByMePage)),
+  signRecord: lazyPage(() => import('../features/sign/pages/sign-record-page').then((m) => m.SignRecordPage)),
+  signRecordDetail: lazyPage(() =>
+    import('../features/sign/pages/sign-record-detail-page').then((m) => m.SignRecordDetailPage),
+  ),
+  signLog: lazyPage(() => import('../features/sign/pages/sign-log-page').then((m) => m.SignLogPage)),
+  approveReceived: lazyPage(() =>
+    import('../features/sign/pages/approvals-page').then((m) => m.ApproveReceivedPage),
+  ),
+  approveLaunch: lazyPage(() =>
+    import('../features/sign/pages/approvals-page').then((m) => m.ApproveLaunchPage),
+  ),
+  signQuickly: lazyPage(() =>
+    import('../features/sign/pages/sign-quickly-page').then((m) => m.SignQuicklyPage),
+  ),
+  willAuthPage: lazyPage(() => import('../features/sign/pages/will-auth-page').then((m) => m.WillAuthPage)),
+  verifySign: lazyPage(() =>
+    import('../features/verify/pages/verify-sign-page').then((m) => m.VerifySignPage),
+  ),
+  verifyContractResult: lazyPage(() =>
+    import('../features/verify/pages/verify-result-page').then((m) => m.VerifyResultPage),
+  ),
 };
 
 /** The operator console's pages (its own chunks, outside the user layout). */

@@ -8,9 +8,20 @@ import * as membersMessages from '../../features/members/i18n';
 import * as realnameMessages from '../../features/realname/i18n';
 import * as ssoMessages from '../../features/sso/i18n';
 import * as sealsMessages from '../../features/seals/i18n';
+import * as verifyMessages from '../../features/verify/i18n';
+import * as pdfViewerMessages from '../../components/pdf-viewer/messages';
+import * as signMessages from '../../features/sign/i18n';
 
 /** Features that keep their messages in their own `i18n.ts`. */
-const FEATURE_MESSAGES = [membersMessages, realnameMessages, ssoMessages, sealsMessages];
+const FEATURE_MESSAGES = [
+  membersMessages,
+  realnameMessages,
+  ssoMessages,
+  sealsMessages,
+  signMessages,
+  verifyMessages,
+  pdfViewerMessages,
+];
 
 /** i18next set-up: zh-CN by default, English available; titles of routes live in the `route` namespace. */
 export const i18n = i18next.createInstance();

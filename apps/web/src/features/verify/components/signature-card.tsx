@@ -1,0 +1,141 @@
+import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled } from '@ant-design/icons';
+import { Descriptions, Tag } from 'antd';
+import { forwardRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../model/format';
+import { commonName, signatureFacts, type NumberedSignature, type Tone } from '../model/verify-report';
+
+const ICONS: Record<Tone, typeof CheckCircleFilled> = {
+  valid: CheckCircleFilled,
+  warning: ExclamationCircleFilled,
+  invalid: CloseCircleFilled,
+};
+const TAG_COLOR: Record<Tone, string> = { valid: 'success', warning: 'warning', invalid: 'error' };
+
+/** One signature's report: who, with which certificate, when, and each check with its outcome. */
+export const SignatureCard = forwardRef<
+  HTMLDivElement,
+  { item: NumberedSignature; revisions: number; active: boolean; onSelect: () => void }
+>(function SignatureCard({ item, revisions, active, onSelect }, ref) {
+  const { t } = useTranslation();
+  const { sig, no, tone } = item;
+  const signer = sig.signer ?? commonName(sig.signerSubject) ?? sig.field;
+  const none = t('verify.none');
+  const revocation = `${t(`verify.fact.revocation.${sig.revocation.status}`)}${
+    sig.revocation.revokedAt
+      ? t('verify.revocationAt', { time: formatDateTime(sig.revocation.revokedAt) })
+      : ''
+  }${sig.revocation.reason ? ` · ${sig.revocation.reason}` : ''}`;
+  const items = [
+    { key: 'signer', label: t('verify.card.signer'), children: signer },
+    { key: 'subject', label: t('verify.card.subject'), children: sig.signerSubject ?? none },
+    { key: 'issuer', label: t('verify.card.issuer'), children: sig.signerIssuer ?? none },
+    {
+      key: 'serial',
+      label: t('verify.card.serial'),
+      children: <span className="os-verify-mono">{sig.serialHex ?? none}</span>,
+    },
+    {
+      key: 'validity',
+      label: t('verify.card.certValidity'),
+      children:
+        sig.certNotBefore || sig.certNotAfter
+          ? `${formatDateTime(sig.certNotBefore)} ~ ${formatDateTime(sig.certNotAfter)}`
+          : none,
+    },
+    { key: 'time', label: t('verify.card.signingTime'), children: formatDateTime(sig.signingTime) },
+    {
+      key: 'timestamp',
+      label: t('verify.card.timestamp'),
+      children: sig.timestamp
+        ? `${formatDateTime(sig.timestamp.time)}${sig.timestamp.tsa ? ` · ${commonName(sig.timestamp.tsa)}` : ''}`
+        : none,
+    },
+    {
+      key: 'revocation',
+      label: t('verify.card.revocation'),
+      children: `${revocation} (${sig.revocation.source})`,
+    },
+    {
+      key: 'position',
+      label: t('verify.card.position'),
+      children: item.visible
+        ? t('verify.card.positionValue', { page: sig.page })
+        : t('verify.card.invisible'),
+    },
+    {
+      key: 'revision',
+      label: t('verify.card.revision'),
+      children: `${
+        sig.signedRevision >= 0
+          ? t('verify.card.revisionValue', { no: sig.signedRevision + 1, total: revisions })
+          : none
+      } · ${sig.coversWholeDocument ? t('verify.card.wholeDocument') : t('verify.card.partial')}`,
+    },
+    { key: 'field', label: t('verify.card.field'), children: sig.field },
+  ];
+  return (
+    <div
+      ref={ref}
+      role="button"
+      tabIndex={0}
+      className={`os-verify-card os-verify-tone--${tone}${active ? ' os-verify-card--active' : ''}`}
+      data-testid={`signature-card-${no}`}
+      data-tone={tone}
+      data-active={active || undefined}
+      onClick={onSelect}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          onSelect();
+        }
+      }}
+    >
+      <div className="os-verify-card__head">
+        <span className="os-verify-no">{no}</span>
+        <span className="os-verify-card__title">{signer}</span>
+        <Tag color={TAG_COLOR[tone]} style={{ marginInlineEnd: 0 }}>
+          {t(`verify.tone.${tone}`)}
+        </Tag>
+      </div>
+      <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)', marginBottom: 6 }}>
+        {t('verify.signatureNo', { no })} · {t(`verify.kind.${sig.kind}`)}
+      </div>
+      <ul className="os-verify-card__facts">
+        {signatureFacts(sig).map((f) => {
+          const Icon = ICONS[f.tone];
+          return (
+            <li key={f.key} className={`os-verify-tone--${f.tone}`} data-fact={f.key}>
+              <Icon style={{ color: 'var(--tone)' }} />
+              <span>{t(`verify.${f.key}`)}</span>
+            </li>
+          );
+        })}
+      </ul>
+      {sig.changes.length > 0 ? (
+        <div style={{ fontSize: 12, marginBottom: 8 }}>
+          <strong>{t('verify.card.changes')}</strong>
+          <ul style={{ margin: '4px 0 0', paddingInlineStart: 18 }}>
+            {sig.changes.map((c, i) => (
+              <li key={i}>
+                {t(`verify.change.${c.kind}`)} (
+                {c.allowed ? t('verify.change.allowed') : t('verify.change.notAllowed')}) · {c.detail}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {sig.reasons.length > 0 ? (
+        <div style={{ fontSize: 12, marginBottom: 8, color: 'var(--os-verify-invalid)' }}>
+          <strong>{t('verify.card.reasons')}</strong>
+          <ul style={{ margin: '4px 0 0', paddingInlineStart: 18 }}>
+            {sig.reasons.map((r, i) => (
+              <li key={i}>{r}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <Descriptions size="small" column={1} items={items} />
+    </div>
+  );
+});

@@ -1,0 +1,40 @@
+import { GlobalOutlined, HomeOutlined } from '@ant-design/icons';
+import { Button, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useLanguage } from '../../../hooks/use-language';
+import { useSystemConfig } from '../../../hooks/use-system-config';
+
+/**
+ * The slim bar of the public verification page, which has no site header (spec section 2): the platform's
+ * name, a way home and the language. The embeddable `/independence` variant shows none of it.
+ */
+export function VerifyTopBar() {
+  const { t } = useTranslation();
+  const config = useSystemConfig('VERIFY_SIGN');
+  const [language, setLanguage] = useLanguage();
+  return (
+    <div className="os-verify-topbar" data-testid="verify-top-bar">
+      <Link to="/" className="os-verify-topbar__brand">
+        {config.logo ? <img src={config.logo} alt="" /> : null}
+        <span>{config.systemName ?? t('app.defaultName')}</span>
+        <span style={{ fontWeight: 400, color: 'rgba(0,0,0,0.45)' }}>| {t('verify.brand')}</span>
+      </Link>
+      <Space>
+        <Link to="/">
+          <Button type="text" icon={<HomeOutlined />}>
+            {t('verify.home')}
+          </Button>
+        </Link>
+        <Button
+          type="text"
+          icon={<GlobalOutlined />}
+          data-testid="verify-language"
+          onClick={() => setLanguage(language === 'en' ? 'zh-CN' : 'en')}
+        >
+          {language === 'en' ? '中文' : 'English'}
+        </Button>
+      </Space>
+    </div>
+  );
+}
