@@ -42,7 +42,7 @@ function runCommand(cmd: string, args: string[]): Measured {
 }
 
 /** A TypeScript worker in its own Node process; it prints one JSON line. */
-function runWorker(script: string, args: string[], timeoutMs = 10 * 60_000): Measured {
+export function runWorker(script: string, args: string[], timeoutMs = 10 * 60_000): Measured {
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(WORKERS, script), ...args], {
     encoding: 'utf8',
     timeout: timeoutMs,

@@ -6,6 +6,8 @@ export interface LoadOptions {
   durationS: number;
   connections: number;
   warmupS: number;
+  /** Benches whose requests each use up a prepared item (sign-flow: will-authed tasks) prepare this many. */
+  prepared: number;
 }
 
 export interface BenchContext {

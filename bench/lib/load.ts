@@ -11,6 +11,13 @@ export interface LoadCase {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
+  /** A binary body (a multipart upload), base64; takes the place of `body`. */
+  bodyBase64?: string;
+  /**
+   * One body per request, in order, each used once (requests that use up server state, such as a
+   * signature). The run ends when every body has been answered or after `durationS`, whichever is first.
+   */
+  bodies?: string[];
   connections: number;
   durationS: number;
 }
@@ -32,6 +39,10 @@ export interface LoadResult {
   p90Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** With `bodies`: how many were handed out (sent, whether or not answered). */
+  bodiesUsed?: number;
+  /** With `bodies`: true when they ran out before `durationS`. */
+  exhausted?: boolean;
 }
 
 const WORKER = fileURLToPath(new URL('../load-worker.ts', import.meta.url));
@@ -39,9 +50,11 @@ const WORKER = fileURLToPath(new URL('../load-worker.ts', import.meta.url));
 /** Spawns the load worker and resolves with its result; never blocks this process's event loop. */
 export function runLoad(spec: LoadCase): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(spec)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+    // The case goes in on stdin: a list of bodies or an upload does not fit in an argument.
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+      stdio: ['pipe', 'pipe', 'inherit'],
     });
+    child.stdin.end(JSON.stringify(spec));
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {

@@ -69,6 +69,11 @@ export async function startServer(options: StartServerOptions): Promise<BenchSer
         // Every load request comes from one loopback address: lift the per-client request budget,
         // which would otherwise turn most of the run into 429 answers. Login and SMS limits stay.
         RATE_LIMIT_GLOBAL_PER_MINUTE: String(1_000_000_000),
+        // The signing benches will-auth hundreds of tasks of one person before they measure: no wait
+        // between two codes to the same mobile, and the sandbox delivers at once. The per-minute limit
+        // of the public send-code endpoints stays.
+        SMS_RESEND_SECONDS: '0',
+        SMS_SANDBOX_DELAY_MS: '0',
         ...options.env,
       }),
       ...options.overrides,

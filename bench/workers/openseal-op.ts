@@ -1,6 +1,7 @@
 /**
  * OpenSeal's side of the trust-core benches, one operation per process:
- *   sign IN OUT | verify FILE | sign-rate FILE SECONDS | verify-rate SECONDS FILE...
+ *   sign IN OUT | verify FILE | sign-rate FILE SECONDS [PNG WIDTH_MM HEIGHT_MM] | verify-rate SECONDS FILE...
+ * sign-rate with a PNG draws it as the visible seal on page 1 (at 100, 100 mm), as the platform signs.
  * Keys, CA, timestamp unit and seal certificate are made in memory before the clock starts; signing is
  * PAdES B-T (CAdES with a timestamp token from the in-process unit), as the platform signs.
  */
@@ -95,13 +96,26 @@ switch (op) {
     break;
   }
   case 'sign-rate': {
-    const [file, seconds] = args as [string, string];
+    const [file, seconds, png, width, height] = args as [string, string, string?, string?, string?];
     const bytes = readFileSync(file);
-    await signPdf(bytes, options); // warm-up
+    const rateOptions: PdfSignOptions = png
+      ? {
+          ...options,
+          appearance: {
+            png: readFileSync(png),
+            page: 1,
+            x: 100,
+            y: 100,
+            width: Number(width),
+            height: Number(height),
+          },
+        }
+      : options;
+    await signPdf(bytes, rateOptions); // warm-up
     const t0 = performance.now();
     let n = 0;
     while (performance.now() - t0 < Number(seconds) * 1000) {
-      await signPdf(bytes, options);
+      await signPdf(bytes, rateOptions);
       n++;
     }
     const ms = performance.now() - t0;
