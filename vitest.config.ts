@@ -37,9 +37,7 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          // The browser phase runs alone (scripts/run-tests.mjs), so two files at a time share the two
-          // cores with nothing else: each file has its own server and browser, and data of its own.
-          maxWorkers: 2,
+          fileParallelism: false,
         },
       },
     ],
