@@ -39,7 +39,7 @@ import * as repo from './flows.repository';
 import { pdfErrorToAppError, type PdfSigning } from './pdf-signing';
 import type { WillService } from './will.service';
 
-const { FLOW_MACHINE, TASK_MACHINE, APPROVAL_MACHINE } = contracts;
+const { FLOW_MACHINE, TASK_MACHINE } = contracts;
 type FlowStatus = contracts.FlowStatus;
 type TaskStatus = contracts.TaskStatus;
 type Placement = contracts.Placement;
@@ -440,7 +440,6 @@ export function createFlowsService(deps: FlowsDeps) {
     });
     await invite(
       db,
-      flowId,
       tasks.filter((t) => t.status === 'pending' && !t.is_initiator),
       me.name,
       input.name,
@@ -448,16 +447,9 @@ export function createFlowsService(deps: FlowsDeps) {
     return detailOf(db, await participation(db, ctx, flowId));
   }
 
-  async function invite(
-    db: Db,
-    flowId: string,
-    tasks: { mobile: string }[],
-    initiator: string,
-    flowName: string,
-  ) {
+  async function invite(db: Db, tasks: { mobile: string }[], initiator: string, flowName: string) {
     for (const t of tasks)
       await msgs.notify(db, { mobile: t.mobile, scene: 'signInvite', params: { initiator, flow: flowName } });
-    void flowId;
   }
 
   // --- signing ---
@@ -823,7 +815,7 @@ export function createFlowsService(deps: FlowsDeps) {
       });
     // Another signer of a parallel flow changed a file meanwhile: build on the new version.
     if (!result) return sign(db, ctx, input, attempt + 1);
-    await invite(db, p.flow.id, result.activated, result.initiator, result.flowName);
+    await invite(db, result.activated, result.initiator, result.flowName);
     return { flowId: p.flow.id, taskId: task.id, flowStatus: result.flowTo, signatures: result.out };
   }
 
@@ -1101,5 +1093,3 @@ export function approvalOut(
     actions,
   };
 }
-
-export { APPROVAL_MACHINE };

@@ -37,6 +37,24 @@ function withMarkers(url: string | null, source: number, id: string): string | n
   return `${u.pathname}${u.search}${u.hash}`;
 }
 
+interface WillUse {
+  willBizId: string;
+  personId: string;
+  source: number;
+  bizId: string;
+}
+
+/** A verified, unused, fresh record of this person for this source and business, or the reason it is not. */
+async function usable(db: Db, input: WillUse): Promise<repo.WillRow> {
+  const w = await repo.findWill(db, input.willBizId);
+  if (!w || w.person_id !== input.personId) throw new AppError('will.notFound');
+  if (w.source !== input.source || w.biz_id !== input.bizId) throw new AppError('will.mismatch');
+  if (w.status === 'used') throw new AppError('will.used');
+  if (w.status !== 'verified' || !w.verified_at) throw new AppError('will.notVerified');
+  if (Date.now() - w.verified_at.getTime() > VERIFIED_TTL_MS) throw new AppError('will.expired');
+  return w;
+}
+
 export function createWillService(deps: { msgs: MsgsService }) {
   async function own(db: Db, ctx: AuthContext, id: string) {
     const w = await repo.findWill(db, id);
@@ -132,27 +150,15 @@ export function createWillService(deps: { msgs: MsgsService }) {
      * Uses a verified record for the act it was made for, inside that act's transaction: the caller's,
      * this source and business, verified within the last minutes, never used before.
      */
-    async consume(tx: Db, input: { willBizId: string; personId: string; source: number; bizId: string }) {
-      const w = await repo.findWill(tx, input.willBizId);
-      if (!w || w.person_id !== input.personId) throw new AppError('will.notFound');
-      if (w.source !== input.source || w.biz_id !== input.bizId) throw new AppError('will.mismatch');
-      if (w.status === 'used') throw new AppError('will.used');
-      if (w.status !== 'verified' || !w.verified_at) throw new AppError('will.notVerified');
-      if (Date.now() - w.verified_at.getTime() > VERIFIED_TTL_MS) throw new AppError('will.expired');
+    async consume(tx: Db, input: WillUse) {
+      const w = await usable(tx, input);
       if (!(await repo.updateWill(tx, w.id, { status: 'used', used_at: new Date() }, 'verified')))
         throw new AppError('will.used');
       return w;
     },
 
     /** Checks without using (before the slow signing work starts). */
-    async check(db: Db, input: { willBizId: string; personId: string; source: number; bizId: string }) {
-      const w = await repo.findWill(db, input.willBizId);
-      if (!w || w.person_id !== input.personId) throw new AppError('will.notFound');
-      if (w.source !== input.source || w.biz_id !== input.bizId) throw new AppError('will.mismatch');
-      if (w.status === 'used') throw new AppError('will.used');
-      if (w.status !== 'verified' || !w.verified_at) throw new AppError('will.notVerified');
-      if (Date.now() - w.verified_at.getTime() > VERIFIED_TTL_MS) throw new AppError('will.expired');
-    },
+    check: async (db: Db, input: WillUse) => void (await usable(db, input)),
   };
 }
 
