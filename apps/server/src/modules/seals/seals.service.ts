@@ -238,10 +238,13 @@ export function createSealsService(deps: SealsDeps) {
 
   function makingOf(w: repo.WorkOrderView) {
     if (!w.make_job_id || !w.job_status) return null;
+    // The handler commits the made seal a moment before the runner marks its job done: a made order's
+    // job has done its work, so the page never sees "made" beside a job still "running".
+    const made = w.status === 'made';
     return {
       jobId: w.make_job_id,
-      state: w.job_status,
-      progress: w.job_progress ?? 0,
+      state: made ? ('done' as const) : w.job_status,
+      progress: made ? 100 : (w.job_progress ?? 0),
       note: w.job_note,
       attempts: w.job_attempts ?? 0,
       error: w.job_error,
