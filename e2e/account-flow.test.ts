@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { checkUscc, maskPhone } from '@openseal/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import {
   ensureWebBuilt,
   HAS_CHROMIUM,
@@ -15,6 +14,7 @@ import {
   uniqueUscc,
   startE2eServer,
   type E2eServer,
+  JOURNEY_DIALECTS,
 } from './support';
 
 /**
@@ -22,7 +22,7 @@ import {
  * organisation, switch into it and back to the personal space, log out. One screenshot per step under
  * test-results/e2e/<dialect>/.
  */
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('account flow in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('account flow in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let browser: Browser;

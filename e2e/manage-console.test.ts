@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawLogoPng } from '../apps/server/src/seed/logo';
-import { DIALECTS } from '../apps/server/test/harness';
 import {
   ensureWebBuilt,
   HAS_CHROMIUM,
@@ -15,6 +14,7 @@ import {
   uniqueUscc,
   startE2eServer,
   type E2eServer,
+  PAGE_DIALECTS,
 } from './support';
 
 /** A resident ID number with a valid GB 11643-1999 check character (sequence 999 is the sandbox's deny list). */
@@ -59,7 +59,7 @@ interface Envelope<T = Record<string, unknown>> {
  * approves it (and rejects a second one with a reason), the user's result turns to success, and the audit
  * log shows the decisions. One screenshot per step under test-results/e2e/<dialect>/manage-*.png.
  */
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('operator console in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('operator console in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let browser: Browser;

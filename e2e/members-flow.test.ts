@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { maskPhone } from '@openseal/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import {
   type E2eServer,
   ensureWebBuilt,
@@ -16,6 +15,7 @@ import {
   uniqueMobile,
   uniqueOrgName,
   uniqueUscc,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -25,7 +25,7 @@ import {
  * administrator pauses them and the member list shows it. One screenshot per step under
  * test-results/e2e/<dialect>/members-*.png.
  */
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('member invitation in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('member invitation in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let browser: Browser;

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { maskPhone, messageFor } from '@openseal/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import {
   createOrgByApi,
   type E2eServer,
@@ -17,6 +16,7 @@ import {
   ROOT,
   startE2eServer,
   uniqueMobile,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -40,7 +40,7 @@ interface PermissionsAnswer {
   points: string[];
 }
 
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('custom roles in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('custom roles in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let browser: Browser;

@@ -4,7 +4,6 @@ import { messageFor } from '@openseal/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawLogoPng } from '../apps/server/src/seed/logo';
-import { DIALECTS } from '../apps/server/test/harness';
 import {
   ensureWebBuilt,
   HAS_CHROMIUM,
@@ -16,6 +15,7 @@ import {
   uniqueUscc,
   startE2eServer,
   type E2eServer,
+  JOURNEY_DIALECTS,
 } from './support';
 
 /** A resident ID number with a valid GB 11643-1999 check character (sequence 999 is the sandbox's deny list). */
@@ -53,7 +53,7 @@ function tinyPdf(): Buffer {
  * verifier), then creates an organisation and verifies it by the manual path, which an operator approves
  * through the console API. One screenshot per step under test-results/e2e/<dialect>/.
  */
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('real-name flow in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('real-name flow in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let dataDir: string;
   let base = '';

@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import {
   apiCall,
   changedRegistryUscc,
@@ -18,6 +17,7 @@ import {
   uniqueResidentId,
   uniqueUscc,
   type E2eServer,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -29,7 +29,7 @@ import {
  * (users, organisations, memberships) are made through the API. One screenshot per step under
  * test-results/e2e/<dialect>/realname-paths-*.png.
  */
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('real-name paths in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let browser: Browser;

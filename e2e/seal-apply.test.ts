@@ -2,7 +2,6 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import { approveByApi, operatorTokenByApi, sealOrgByApi, type SealOrg } from './seal-support';
 import {
   type E2eServer,
@@ -16,6 +15,7 @@ import {
   ROOT,
   startE2eServer,
   uniqueMobile,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -30,7 +30,7 @@ import {
  */
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('seal applications in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let browser: Browser;

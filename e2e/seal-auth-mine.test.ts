@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { DEMO_OPERATOR } from '../apps/server/src/modules/operators/seed-operator';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import { madeSealByApi, sealOrgByApi, type SealOrg } from './seal-support';
 import {
   type E2eServer,
@@ -15,6 +14,7 @@ import {
   openSignedIn,
   ROOT,
   startE2eServer,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -26,7 +26,7 @@ import {
 const OWN_GRANTS = 13;
 const PAGE_SIZE = 12;
 
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('own grants and the seal-change queue (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('own grants and the seal-change queue (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let browser: Browser;

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { messageFor } from '@openseal/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import { consumeAuthorization } from '../apps/server/src/modules/seals/seal-authorizations.service';
 import { madeSealByApi, sealOrgByApi, type SealOrg } from './seal-support';
 import {
@@ -16,6 +15,7 @@ import {
   openSignedIn,
   ROOT,
   startE2eServer,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -30,7 +30,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const dayText = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 const DAY = 86_400_000;
 
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('seal authorisation in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let browser: Browser;

@@ -3,7 +3,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import { approveByApi, madeSealByApi, operatorTokenByApi, sealOrgByApi, type SealOrg } from './seal-support';
 import {
   type E2eServer,
@@ -15,6 +14,7 @@ import {
   openSignedIn,
   ROOT,
   startE2eServer,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -25,129 +25,132 @@ import {
  * very file the seal had before, beside the new one. Screenshots under
  * test-results/e2e/<dialect>/seal-change-gaps-*.png.
  */
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('custom-kind seal changes in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let org: SealOrg;
-  let sealCode = '';
-  let originalSha = '';
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
+  'custom-kind seal changes in the browser (%s)',
+  (dialect) => {
+    let server: E2eServer;
+    let base = '';
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    let org: SealOrg;
+    let sealCode = '';
+    let originalSha = '';
+    const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
-  const shot = async (name: string) => {
-    await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-    await expect.poll(() => page.locator('.ant-spin-spinning').count(), { timeout: 10_000 }).toBe(0);
-    await page.screenshot({ path: join(shots, `seal-change-gaps-${name}.png`), fullPage: false });
-  };
-  /** The sha-256 of what an image address serves, fetched with the page's own session. */
-  const shaOf = async (url: string) => {
-    const res = await page.request.get(new URL(url, base).toString());
-    expect(res.status()).toBe(200);
-    return createHash('sha256')
-      .update(await res.body())
-      .digest('hex');
-  };
-  const imageSrc = (testId: string) => page.getByTestId(testId).locator('img').getAttribute('src');
+    const shot = async (name: string) => {
+      await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
+      await expect.poll(() => page.locator('.ant-spin-spinning').count(), { timeout: 10_000 }).toBe(0);
+      await page.screenshot({ path: join(shots, `seal-change-gaps-${name}.png`), fullPage: false });
+    };
+    /** The sha-256 of what an image address serves, fetched with the page's own session. */
+    const shaOf = async (url: string) => {
+      const res = await page.request.get(new URL(url, base).toString());
+      expect(res.status()).toBe(200);
+      return createHash('sha256')
+        .update(await res.body())
+        .digest('hex');
+    };
+    const imageSrc = (testId: string) => page.getByTestId(testId).locator('img').getAttribute('src');
 
-  beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect);
-    ({ base } = server);
-    org = await sealOrgByApi(server);
-    ({ sealCode } = await madeSealByApi(server, org, {
-      sealKind: 'department',
-      sealType: 0,
-      title: '人事部',
-    }));
+    beforeAll(async () => {
+      ensureWebBuilt();
+      await mkdir(shots, { recursive: true });
+      server = await startE2eServer(dialect);
+      ({ base } = server);
+      org = await sealOrgByApi(server);
+      ({ sealCode } = await madeSealByApi(server, org, {
+        sealKind: 'department',
+        sealType: 0,
+        title: '人事部',
+      }));
 
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    await openSignedIn(page, base, org.admin, `/sealService/mySealList?sealCode=${sealCode}`);
-    const seal = await mustCallApi<{ imageUrl: string }>(base, 'GET', `/v1/seals/${sealCode}`, org.admin);
-    originalSha = await shaOf(seal.imageUrl);
-  });
+      browser = await launchChromium();
+      context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+      page = await context.newPage();
+      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+      await openSignedIn(page, base, org.admin, `/sealService/mySealList?sealCode=${sealCode}`);
+      const seal = await mustCallApi<{ imageUrl: string }>(base, 'GET', `/v1/seals/${sealCode}`, org.admin);
+      originalSha = await shaOf(seal.imageUrl);
+    });
 
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
-  });
+    afterAll(async () => {
+      await context?.close();
+      await browser?.close();
+      await server?.close();
+    });
 
-  it('the change dialog of a department seal offers the custom configuration’s styles', async () => {
-    const detail = page.getByTestId('seal-detail');
-    await expect.poll(() => detail.getAttribute('data-seal-code'), { timeout: 20_000 }).toBe(sealCode);
-    await page.getByTestId('seal-detail-change').click();
-    await expect.poll(() => page.getByTestId('change-apply-dialog').isVisible()).toBe(true);
-    const select = page.getByTestId('change-apply-seal-type');
-    expect(await select.getAttribute('data-source')).toBe('custom');
-    await expect.poll(() => select.getAttribute('data-ready'), { timeout: 15_000 }).toBe('true');
-    await expect.poll(() => page.getByTestId('change-apply-title').isVisible()).toBe(true);
+    it('the change dialog of a department seal offers the custom configuration’s styles', async () => {
+      const detail = page.getByTestId('seal-detail');
+      await expect.poll(() => detail.getAttribute('data-seal-code'), { timeout: 20_000 }).toBe(sealCode);
+      await page.getByTestId('seal-detail-change').click();
+      await expect.poll(() => page.getByTestId('change-apply-dialog').isVisible()).toBe(true);
+      const select = page.getByTestId('change-apply-seal-type');
+      expect(await select.getAttribute('data-source')).toBe('custom');
+      await expect.poll(() => select.getAttribute('data-ready'), { timeout: 15_000 }).toBe('true');
+      await expect.poll(() => page.getByTestId('change-apply-title').isVisible()).toBe(true);
 
-    await select.click();
-    const options = page.locator(
-      '.ant-select-dropdown:visible [data-testid="change-apply-seal-type-option"]',
-    );
-    await expect.poll(() => options.count()).toBe(3);
-    expect(await options.evaluateAll((els) => els.map((e) => e.getAttribute('data-value')))).toEqual([
-      '0',
-      '1',
-      '4',
-    ]);
-    await shot('01-custom-styles');
-    await page
-      .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '圆形双行标题章' })
-      .click();
-    await expect.poll(() => page.getByTestId('change-apply-title0').isVisible()).toBe(true);
-    await page.getByTestId('change-apply-title0').fill('档案管理');
-    await page.getByTestId('change-apply-reason').fill('启用双行标题样式');
-    await page.getByTestId('change-apply-submit').click();
-    await expect
-      .poll(() => page.getByTestId('change-detail-page').getAttribute('data-status'), { timeout: 30_000 })
-      .toBe('pendingReview');
-    expect(await page.getByTestId('change-after-seal-type').getAttribute('data-value')).toBe('4');
-    expect(await page.getByTestId('change-before-image').getAttribute('data-kept')).toBe('true');
-  });
-
-  it('an approved change still shows the replaced impression beside the new one', async () => {
-    const changeNo = new URL(page.url()).searchParams.get('changeNo') ?? '';
-    expect(changeNo).not.toBe('');
-    await approveByApi(base, await operatorTokenByApi(base), 'sealChange', changeNo);
-    await page.reload();
-    await expect
-      .poll(() => page.getByTestId('change-detail-page').getAttribute('data-status'), { timeout: 15_000 })
-      .toBe('changed');
-    expect(await page.getByTestId('change-before-image').getAttribute('data-kept')).toBe('true');
-    await expect.poll(() => imageSrc('change-before-image'), { timeout: 15_000 }).toBeTruthy();
-    const beforeSha = await shaOf((await imageSrc('change-before-image'))!);
-    const afterSha = await shaOf((await imageSrc('change-after-image'))!);
-    expect(beforeSha).toBe(originalSha);
-    expect(afterSha).not.toBe(originalSha);
-    // Both impressions have loaded in the page.
-    for (const id of ['change-before-image', 'change-after-image'])
+      await select.click();
+      const options = page.locator(
+        '.ant-select-dropdown:visible [data-testid="change-apply-seal-type-option"]',
+      );
+      await expect.poll(() => options.count()).toBe(3);
+      expect(await options.evaluateAll((els) => els.map((e) => e.getAttribute('data-value')))).toEqual([
+        '0',
+        '1',
+        '4',
+      ]);
+      await shot('01-custom-styles');
+      await page
+        .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '圆形双行标题章' })
+        .click();
+      await expect.poll(() => page.getByTestId('change-apply-title0').isVisible()).toBe(true);
+      await page.getByTestId('change-apply-title0').fill('档案管理');
+      await page.getByTestId('change-apply-reason').fill('启用双行标题样式');
+      await page.getByTestId('change-apply-submit').click();
       await expect
-        .poll(() =>
-          page
-            .getByTestId(id)
-            .locator('img')
-            .evaluate((el) => {
-              const img = el as unknown as { complete: boolean; naturalWidth: number };
-              return img.complete && img.naturalWidth > 0;
-            }),
-        )
-        .toBe(true);
-    const seal = await mustCallApi<{ imageUrl: string; sealType: number }>(
-      base,
-      'GET',
-      `/v1/seals/${sealCode}`,
-      org.admin,
-    );
-    expect(seal.sealType).toBe(4);
-    expect(await shaOf(seal.imageUrl)).toBe(afterSha);
-    await shot('02-approved-detail');
-  });
-});
+        .poll(() => page.getByTestId('change-detail-page').getAttribute('data-status'), { timeout: 30_000 })
+        .toBe('pendingReview');
+      expect(await page.getByTestId('change-after-seal-type').getAttribute('data-value')).toBe('4');
+      expect(await page.getByTestId('change-before-image').getAttribute('data-kept')).toBe('true');
+    });
+
+    it('an approved change still shows the replaced impression beside the new one', async () => {
+      const changeNo = new URL(page.url()).searchParams.get('changeNo') ?? '';
+      expect(changeNo).not.toBe('');
+      await approveByApi(base, await operatorTokenByApi(base), 'sealChange', changeNo);
+      await page.reload();
+      await expect
+        .poll(() => page.getByTestId('change-detail-page').getAttribute('data-status'), { timeout: 15_000 })
+        .toBe('changed');
+      expect(await page.getByTestId('change-before-image').getAttribute('data-kept')).toBe('true');
+      await expect.poll(() => imageSrc('change-before-image'), { timeout: 15_000 }).toBeTruthy();
+      const beforeSha = await shaOf((await imageSrc('change-before-image'))!);
+      const afterSha = await shaOf((await imageSrc('change-after-image'))!);
+      expect(beforeSha).toBe(originalSha);
+      expect(afterSha).not.toBe(originalSha);
+      // Both impressions have loaded in the page.
+      for (const id of ['change-before-image', 'change-after-image'])
+        await expect
+          .poll(() =>
+            page
+              .getByTestId(id)
+              .locator('img')
+              .evaluate((el) => {
+                const img = el as unknown as { complete: boolean; naturalWidth: number };
+                return img.complete && img.naturalWidth > 0;
+              }),
+          )
+          .toBe(true);
+      const seal = await mustCallApi<{ imageUrl: string; sealType: number }>(
+        base,
+        'GET',
+        `/v1/seals/${sealCode}`,
+        org.admin,
+      );
+      expect(seal.sealType).toBe(4);
+      expect(await shaOf(seal.imageUrl)).toBe(afterSha);
+      await shot('02-approved-detail');
+    });
+  },
+);

@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import { DEMO_OPERATOR } from '../apps/server/src/modules/operators/seed-operator';
 import {
   approveByApi,
@@ -23,6 +22,7 @@ import {
   openSignedIn,
   ROOT,
   startE2eServer,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -38,7 +38,7 @@ import {
 /** A page with the full header and no announcement over it (the home page shows one once). */
 const RECORDS = '/sealService/applyRecordList';
 
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('seal collection flow in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let org: SealOrg;

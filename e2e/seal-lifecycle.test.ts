@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import { DEMO_OPERATOR } from '../apps/server/src/modules/operators/seed-operator';
 import { expireSealIn, sealOrgByApi, type SealOrg } from './seal-support';
 import {
@@ -15,6 +14,7 @@ import {
   ROOT,
   startE2eServer,
   type E2eServer,
+  JOURNEY_DIALECTS,
 } from './support';
 
 /**
@@ -34,7 +34,7 @@ interface SealOut {
 
 const DAY = 86_400_000;
 
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('a seal’s life in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('a seal’s life in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let org: SealOrg;

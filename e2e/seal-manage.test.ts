@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import {
   approveByApi,
   expireSealIn,
@@ -21,6 +20,7 @@ import {
   openSignedIn,
   ROOT,
   startE2eServer,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -44,7 +44,7 @@ interface SealOut {
   pendingChangeNo: string | null;
 }
 
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)(
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
   'my seals, renewal and changes in the browser (%s)',
   (dialect) => {
     let server: E2eServer;

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import { buildAgent } from '../apps/ukey-agent/src/agent';
 import {
   createSoftHsmDir,
@@ -21,6 +20,7 @@ import {
   mustCallApi,
   ROOT,
   startE2eServer,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -47,7 +47,7 @@ const KEY_NAME = '财务签章钥匙';
 
 if (!hasSoftHsm) console.warn('seal-ukey e2e: SoftHSM2 missing; the UKey browser tests skip');
 
-describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(DIALECTS)(
+describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
   'UKey management in the browser (%s)',
   (dialect) => {
     let server: E2eServer;

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
-import { DIALECTS, openTestDatabase } from '../apps/server/test/harness';
+import { openTestDatabase } from '../apps/server/test/harness';
 import { expireSealIn, madeSealByApi, sealOrgByApi } from './seal-support';
 import {
   type E2eServer,
@@ -20,6 +20,7 @@ import {
   ROOT,
   uniqueMobile,
   WEB_DIST,
+  PAGE_DIALECTS,
 } from './support';
 
 /**
@@ -27,7 +28,7 @@ import {
  * protected menus, the phone redirect, the language kept in storage, the warning dialog that only its
  * buttons close, dialog widths, and the session-invalid handling.
  */
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('web shell in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s)', (dialect) => {
   let app: FastifyInstance;
   let dispose: () => Promise<void>;
   let db: E2eServer['db'];

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import {
   confirmWill,
   contractPdf,
@@ -23,6 +22,7 @@ import {
   ROOT,
   startE2eServer,
   type E2eServer,
+  JOURNEY_DIALECTS,
 } from './support';
 
 /**
@@ -31,7 +31,7 @@ import {
  * sandbox outbox, signs, downloads the signed file (pdfsig: a valid signature covering the whole file) and
  * checks it on /verifySign. Screenshots under test-results/e2e/<dialect>/sign-quick-*.png.
  */
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('quick sign in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('quick sign in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let base = '';
   let org: SignOrg;

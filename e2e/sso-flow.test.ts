@@ -3,7 +3,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../apps/server/test/harness';
 import { startOidcProvider, type TestOidcProvider } from '../apps/server/test/oidc-provider';
 import {
   apiCall,
@@ -18,6 +17,7 @@ import {
   ROOT,
   startE2eServer,
   uniqueMobile,
+  PAGE_DIALECTS,
 } from './support';
 
 const CLIENT_ID = 'openseal-web';
@@ -30,7 +30,7 @@ const CLIENT_SECRET = 'openseal-e2e-client-secret-0123456789';
  * cancelling at the provider ends in the 315 login-exception dialog; a member of two organisations
  * chooses one (operateType 2). One screenshot per step under test-results/e2e/<dialect>/.
  */
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('single sign-on in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browser (%s)', (dialect) => {
   let op: TestOidcProvider;
   let server: E2eServer;
   let base = '';

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from '@openseal/db';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
-import { openTestDatabase } from '../apps/server/test/harness';
+import { DIALECTS, openTestDatabase } from '../apps/server/test/harness';
 
 /** Helpers for the browser tests: the built web app, Chromium, unique test data. */
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -22,6 +22,16 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
 if (!HAS_CHROMIUM)
   console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+/**
+ * Databases of the browser tests. The server suites run every API on PGlite and, with DATABASE_URL, on
+ * PostgreSQL; a browser test's subject is the pages, which do not know the database. So the journeys that
+ * cross many modules (account, real name, seal lifecycle, quick sign, two-organisation flow) walk the pages
+ * on both databases, and the page-group suites on the embedded default only, which keeps CI inside its
+ * time limit on two cores. `E2E_ALL_DIALECTS=1` runs every browser suite on both.
+ */
+export const JOURNEY_DIALECTS: DialectName[] = DIALECTS;
+export const PAGE_DIALECTS: DialectName[] = process.env.E2E_ALL_DIALECTS ? DIALECTS : ['pglite'];
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

@@ -6,7 +6,6 @@ import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPdfSigning } from '../apps/server/src/modules/signing/pdf-signing';
-import { DIALECTS } from '../apps/server/test/harness';
 import {
   ensureWebBuilt,
   HAS_CHROMIUM,
@@ -15,6 +14,7 @@ import {
   ROOT,
   startE2eServer,
   type E2eServer,
+  PAGE_DIALECTS,
 } from './support';
 
 /** A one-page A4 PDF written by hand, with some text to show. */
@@ -64,7 +64,7 @@ function ringPng(size = 240): Buffer {
  * header or footer, and a file that is not a PDF, a broken one and one over the limit are refused in the
  * page. One screenshot per step under test-results/e2e/<dialect>/verify-sign/.
  */
-describe.skipIf(!HAS_CHROMIUM).each(DIALECTS)('verification pages in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('verification pages in the browser (%s)', (dialect) => {
   let server: E2eServer;
   let browser: Browser;
   let page: Page;
