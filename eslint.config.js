@@ -57,6 +57,19 @@ export default tseslint.config(
       ]),
     },
   },
+  // The OFD reader runs in the browser too: no I/O, no other package of ours.
+  {
+    files: ['packages/ofd/src/**/*.ts'],
+    ignores: ['packages/ofd/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': noRestricted([
+        {
+          group: ['@openseal/*', '**/apps/**', 'node:*'],
+          message: 'the OFD reader is shared with the browser: no I/O',
+        },
+      ]),
+    },
+  },
   // The UKey agent is an app of its own: it never imports the server or the web app.
   {
     files: ['apps/ukey-agent/**/*.ts'],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawLogoPng } from '../src/seed/logo';
 import { DIALECTS, mobile, startTestApp, type TestApp } from './harness';
 import { zip } from './zip-fixture';
+import { buildOfd } from '../../../packages/ofd/src/test-ofd';
 
 /** A small but well-formed PDF. */
 export function tinyPdf(text = 'OpenSeal'): Buffer {
@@ -121,14 +122,11 @@ describe.each(DIALECTS)('files [%s]', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
-  it('OFD: a zip with OFD.xml passes; a zip without it is 5002; a damaged zip is 5005', async () => {
-    expect(
-      (
-        await upload('/v1/file/uploadInside?purpose=sign', [
-          { name: 'a.ofd', bytes: zip({ 'OFD.xml': '<ofd:OFD/>', 'Doc_0/Document.xml': '<x/>' }) },
-        ])
-      ).body.data.contentType,
-    ).toBe('application/ofd');
+  it('OFD: a whole package passes with its page count; a zip without OFD.xml is 5002; a damaged zip or a broken structure is 5005', async () => {
+    const ok = await upload('/v1/file/uploadInside?purpose=sign', [
+      { name: 'a.ofd', bytes: Buffer.from(buildOfd()) },
+    ]);
+    expect(ok.body.data.contentType).toBe('application/ofd');
     expect(
       (
         await upload('/v1/file/uploadInside?purpose=sign', [
@@ -140,6 +138,15 @@ describe.each(DIALECTS)('files [%s]', (dialect) => {
     expect(
       (await upload('/v1/file/uploadInside?purpose=sign', [{ name: 'c.ofd', bytes: broken }])).body.code,
     ).toBe(5005);
+    // OFD.xml alone, or a document whose page is missing, is no OFD a viewer can open.
+    for (const bytes of [
+      zip({ 'OFD.xml': '<ofd:OFD/>', 'Doc_0/Document.xml': '<x/>' }),
+      Buffer.from(buildOfd({ omit: ['Doc_0/Pages/Page_0/Content.xml'] })),
+      Buffer.from(buildOfd({ parts: { 'Doc_0/Document.xml': '<ofd:Document><unclosed>' } })),
+    ]) {
+      const r = await upload('/v1/file/uploadInside?purpose=sign', [{ name: 'd.ofd', bytes }]);
+      expect([r.status, r.body.code]).toEqual([400, 5005]);
+    }
   });
   it('images: a PNG passes uploadPic; a PDF does not (5002); a truncated PNG is 5005', async () => {
     const png = drawLogoPng(64);

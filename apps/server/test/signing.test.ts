@@ -8,7 +8,7 @@ import { checkProofBundle, parseProofBundle } from '@openseal/evidence';
 import { hashToken } from '../src/lib/secrets';
 import { DIALECTS, mobile, startTestApp, type TestApp } from './harness';
 import { sealFixtures, type OrgFixture } from './seals-fixtures';
-import { zip } from './zip-fixture';
+import { buildOfd, page as ofdPage } from '../../../packages/ofd/src/test-ofd';
 
 const CLI = fileURLToPath(new URL('../../../packages/cli/bin/openseal.mjs', import.meta.url));
 const has = (tool: string) => spawnSync(tool, ['-v'], { stdio: 'ignore' }).error === undefined;
@@ -729,7 +729,7 @@ describe.each(DIALECTS)('sign service on %s', (dialect) => {
   });
 
   it('OFD files are stored and listed, and signing them answers "not yet supported"', async () => {
-    const ofd = zip({ 'OFD.xml': '<ofd:OFD/>', 'Doc_0/Document.xml': '<x/>' });
+    const ofd = Buffer.from(buildOfd({ pages: [ofdPage(''), ofdPage('')] }));
     const boundary = '----o';
     const up = await t.call('POST', '/v1/file/uploadInside?purpose=sign', {
       token: a.admin,
@@ -749,7 +749,7 @@ describe.each(DIALECTS)('sign service on %s', (dialect) => {
       files: [{ fileKey: up.body.data.fileKey }],
     });
     expect(flow.body.code, JSON.stringify(flow.body)).toBe(0);
-    expect(flow.body.data.files[0]).toMatchObject({ format: 'ofd', pages: null });
+    expect(flow.body.data.files[0]).toMatchObject({ format: 'ofd', pages: 2 });
     const task = flow.body.data.signers[0].taskId;
     const r = await post('/v1/sign/flowsTask', a.admin, {
       flowId: flow.body.data.flowId,

@@ -2,6 +2,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import yauzl from 'yauzl';
 import { AppError } from '@openseal/core';
+import { OfdError, readOfd } from '@openseal/ofd';
 
 /** What an upload may be, per purpose (spec section 5). */
 export type UploadKind = 'pdf' | 'ofd' | 'jpg' | 'png' | 'doc' | 'docx';
@@ -11,6 +12,8 @@ export interface CheckedFile {
   contentType: string;
   width?: number;
   height?: number;
+  /** Pages of a document whose structure was read (OFD). */
+  pages?: number;
 }
 
 const CONTENT_TYPE: Record<UploadKind, string> = {
@@ -102,21 +105,21 @@ export async function checkUpload(bytes: Buffer, allowed: readonly UploadKind[])
       result.width = size.width;
       result.height = size.height;
     }
-    if (kind === 'ofd' || kind === 'docx') {
+    if (kind === 'ofd') {
+      // The whole structure, as a viewer reads it: OFD.xml, the document, its pages and the parts they name.
+      const doc = readOfd(bytes, { maxTotalBytes: Math.max(64 * 1024 * 1024, bytes.length * 20) });
+      result.pages = doc.pages.length;
+    }
+    if (kind === 'docx') {
       const names = await zipEntries(bytes);
-      if (kind === 'ofd' && !names.some((n) => n.replace(/^\//, '').toUpperCase() === 'OFD.XML'))
-        throw new Error('zip without OFD.xml');
-      if (
-        kind === 'docx' &&
-        !(names.includes('[Content_Types].xml') && names.some((n) => n.startsWith('word/')))
-      )
+      if (!(names.includes('[Content_Types].xml') && names.some((n) => n.startsWith('word/'))))
         throw new Error('not a word document');
     }
   } catch (cause) {
     if (cause instanceof AppError) throw cause;
-    if (kind === 'ofd' && cause instanceof Error && cause.message === 'zip without OFD.xml') {
+    // A zip without OFD.xml is another kind of file, not a damaged OFD.
+    if (cause instanceof OfdError && cause.reason === 'noOfdXml')
       throw new AppError('file.formatWrong', { details: { detected: 'application/zip', allowed } });
-    }
     throw new AppError('file.structureInvalid', {
       details: { kind, reason: cause instanceof Error ? cause.message : String(cause) },
     });

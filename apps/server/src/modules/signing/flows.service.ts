@@ -11,6 +11,7 @@
  */
 import { AppError, checkMobile, contracts, maskPhone } from '@openseal/core';
 import type { Db } from '@openseal/db';
+import { OfdError, readOfd } from '@openseal/ofd';
 import { bufferSource, displaySize, openPdf, pageFrame, PdfError, PT_PER_MM } from '@openseal/pdf';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -74,6 +75,17 @@ function readPdfPages(bytes: Buffer): { widthMm: number; heightMm: number }[] {
     });
   } catch (err) {
     if (err instanceof PdfError) throw pdfErrorToAppError(err);
+    throw err;
+  }
+}
+
+/** Pages of an OFD whose structure the upload check has read already. */
+function readOfdPageCount(bytes: Buffer): number {
+  try {
+    return readOfd(bytes).pages.length;
+  } catch (err) {
+    if (err instanceof OfdError)
+      throw new AppError('file.structureInvalid', { details: { kind: 'ofd', reason: err.message } });
     throw err;
   }
 }
@@ -281,14 +293,16 @@ export function createFlowsService(deps: FlowsDeps) {
       if (seen.has(stored.sha256))
         throw new AppError('file.duplicate', { details: { fileName: stored.name } });
       seen.add(stored.sha256);
+      // The kind the upload check found in the bytes, never the file's name.
       const format =
         stored.file.content_type === 'application/pdf'
           ? 'pdf'
-          : stored.name.toLowerCase().endsWith('.ofd')
+          : stored.file.content_type === 'application/ofd'
             ? 'ofd'
             : null;
       if (!format) throw new AppError('sign.fileFormat');
       const pageSizes = format === 'pdf' ? readPdfPages(stored.bytes) : null;
+      const ofdPages = format === 'ofd' ? readOfdPageCount(stored.bytes) : null;
       fileRows.push({
         id: newId('sff'),
         flow_id: flowId,
@@ -300,7 +314,7 @@ export function createFlowsService(deps: FlowsDeps) {
         original_sha256: stored.sha256,
         current_sha256: stored.sha256,
         current_size: stored.bytes.length,
-        pages: pageSizes?.length ?? null,
+        pages: pageSizes?.length ?? ofdPages,
         page_sizes: pageSizes ? JSON.stringify(pageSizes) : null,
       });
     }

@@ -1,0 +1,13 @@
+/** Why a package is not an OFD this reader can open. */
+export type OfdErrorReason =
+  'notZip' | 'noOfdXml' | 'tooLarge' | 'badXml' | 'noDocument' | 'noPages' | 'missingPart' | 'badPage';
+
+export class OfdError extends Error {
+  constructor(
+    readonly reason: OfdErrorReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OfdError';
+  }
+}
