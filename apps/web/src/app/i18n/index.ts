@@ -10,6 +10,7 @@ import * as ssoMessages from '../../features/sso/i18n';
 import * as sealsMessages from '../../features/seals/i18n';
 import * as verifyMessages from '../../features/verify/i18n';
 import * as pdfViewerMessages from '../../components/pdf-viewer/messages';
+import * as ofdViewerMessages from '../../components/ofd-viewer/messages';
 import * as signMessages from '../../features/sign/i18n';
 
 /** Features that keep their messages in their own `i18n.ts`. */
@@ -21,6 +22,7 @@ const FEATURE_MESSAGES = [
   signMessages,
   verifyMessages,
   pdfViewerMessages,
+  ofdViewerMessages,
 ];
 
 /** i18next set-up: zh-CN by default, English available; titles of routes live in the `route` namespace. */

@@ -3,6 +3,7 @@ import type * as PdfjsModule from 'pdfjs-dist';
 import type { PDFDocumentProxy, RenderTask } from 'pdfjs-dist';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useElementWidth, useNearViewport } from '../../hooks/use-element-box';
 import { displayedSizePt, fitWidthScale, type PageGeometry, type PageView } from './geometry';
 import './pdf-viewer.css';
 
@@ -84,19 +85,10 @@ export function PdfViewer({
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [pages, setPages] = useState<PdfPageInfo[]>([]);
   const [error, setError] = useState<{ kind: PdfLoadErrorKind; reason: string } | null>(null);
-  const [width, setWidth] = useState(0);
   const callbacks = useRef({ onLoaded, onError });
   callbacks.current = { onLoaded, onError };
 
-  useEffect(() => {
-    const el = container.current;
-    if (!el) return;
-    const measure = () => setWidth(el.clientWidth);
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
+  const width = useElementWidth(container);
 
   const key = 'data' in source ? source.data : source.url;
   useEffect(() => {
@@ -207,7 +199,6 @@ function PdfPage({
 }) {
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [near, setNear] = useState(false);
   const [drawn, setDrawn] = useState(false);
   /** The scale the canvas holds: coming back into view at the same zoom draws nothing again. */
   const drawnAt = useRef<number | null>(null);
@@ -216,15 +207,7 @@ function PdfPage({
   const width = info.widthPt * scale;
   const height = info.heightPt * scale;
 
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const observer = new IntersectionObserver((entries) => setNear(entries.some((e) => e.isIntersecting)), {
-      rootMargin: `${preloadPx}px 0px`,
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [preloadPx]);
+  const near = useNearViewport(box, preloadPx);
 
   useEffect(() => {
     if (!near || drawnAt.current === scale) return;

@@ -5,6 +5,7 @@ import type {
   ChainRecordResponse,
   CreateFlowRequest,
   FlowDetail,
+  FlowFile,
   FlowListRequest,
   FlowListResponse,
   SignLogEntry,
@@ -139,7 +140,7 @@ export async function fetchFlowFileBytes(
   let response: Response;
   try {
     response = await fetch(download ? `${path}?download=1` : path, {
-      headers: { ...buildHeaders(false), Accept: 'application/pdf, application/json' },
+      headers: { ...buildHeaders(false), Accept: 'application/pdf, application/ofd, application/json' },
       credentials: 'same-origin',
     });
   } catch (cause) {
@@ -198,7 +199,13 @@ export function saveBytes(bytes: Uint8Array | string, name: string, type: string
   window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export async function downloadFlowFile(flowId: string, fileId: string, name: string): Promise<void> {
-  const bytes = await fetchFlowFileBytes(flowId, fileId, true);
-  saveBytes(bytes, name.toLowerCase().endsWith('.pdf') ? name : `${name}.pdf`, 'application/pdf');
+/** Saves a flow file's current version: a PDF with its signatures, or an OFD as it was uploaded. */
+export async function downloadFlowFile(
+  flowId: string,
+  file: Pick<FlowFile, 'fileId' | 'name' | 'format'>,
+): Promise<void> {
+  const bytes = await fetchFlowFileBytes(flowId, file.fileId, true);
+  const ext = `.${file.format}`;
+  const name = file.name.toLowerCase().endsWith(ext) ? file.name : `${file.name}${ext}`;
+  saveBytes(bytes, name, file.format === 'pdf' ? 'application/pdf' : 'application/ofd');
 }

@@ -3,12 +3,13 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFlowFileBytes } from '../api/flows';
 import type { FlowFile } from '../api/types';
+import { OfdViewer } from '../../../components/ofd-viewer';
 import { mmToPx, PdfViewer, ptToMm } from '../../../components/pdf-viewer';
 import type { SizeMm } from '../model/placement-geometry';
 
 /**
  * The files of a flow in tabs, each shown in the viewer from its current (latest signed) bytes. OFD files
- * are stored and listed, but not rendered or signed yet. `overlay` draws on each page (placements), told
+ * are shown by the OFD viewer, with a note that they cannot be signed yet; placements are on PDF pages. `overlay` draws on each page (placements), told
  * the displayed page's size in millimetres and the viewer's scale in pixels per millimetre.
  */
 export type FileOverlay = (file: FlowFile, page: number, size: SizeMm, pxPerMm: number) => ReactNode;
@@ -58,9 +59,7 @@ export function FlowFileView({
   overlay?: FileOverlay;
 }) {
   const { t } = useTranslation();
-  const bytes = useFlowFileBytes(file.format === 'pdf' ? flowId : null, file.fileId, file.currentSha256);
-  if (file.format === 'ofd')
-    return <Alert type="info" showIcon title={t('signCommon.ofdPending')} data-testid="ofd-pending" />;
+  const bytes = useFlowFileBytes(flowId, file.fileId, file.currentSha256);
   if (bytes.isError) return <Alert type="error" showIcon title={t('signPlace.viewerFailed')} />;
   if (!bytes.data)
     return (
@@ -78,22 +77,29 @@ export function FlowFileView({
         overflow: 'auto',
       }}
     >
-      <PdfViewer
-        source={{ data: bytes.data }}
-        maxWidth={820}
-        testId="flow-file-viewer"
-        renderOverlay={
-          overlay
-            ? (info) =>
-                overlay(
-                  file,
-                  info.page,
-                  { widthMm: ptToMm(info.widthPt), heightMm: ptToMm(info.heightPt) },
-                  mmToPx(1, info.scale),
-                )
-            : undefined
-        }
-      />
+      {file.format === 'ofd' ? (
+        <>
+          <Alert type="info" showIcon title={t('signCommon.ofdPending')} data-testid="ofd-pending" />
+          <OfdViewer data={bytes.data} maxWidth={820} testId="flow-file-viewer" />
+        </>
+      ) : (
+        <PdfViewer
+          source={{ data: bytes.data }}
+          maxWidth={820}
+          testId="flow-file-viewer"
+          renderOverlay={
+            overlay
+              ? (info) =>
+                  overlay(
+                    file,
+                    info.page,
+                    { widthMm: ptToMm(info.widthPt), heightMm: ptToMm(info.heightPt) },
+                    mmToPx(1, info.scale),
+                  )
+              : undefined
+          }
+        />
+      )}
     </div>
   );
 }

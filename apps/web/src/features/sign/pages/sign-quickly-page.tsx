@@ -269,25 +269,21 @@ export function SignQuicklyPage({ route }: PageProps) {
                     <List.Item
                       data-testid="quick-result-file"
                       actions={[
-                        f.format === 'pdf' ? (
-                          <Button
-                            key="dl"
-                            icon={<DownloadOutlined />}
-                            onClick={() =>
-                              void downloadFlowFile(flow.data!.flowId, f.fileId, f.name).catch(handleApiError)
-                            }
-                            data-testid="quick-download"
-                          >
-                            {t('signCommon.download')}
-                          </Button>
-                        ) : (
-                          <Typography.Text key="ofd" type="secondary">
-                            {t('signCommon.ofdPending')}
-                          </Typography.Text>
-                        ),
+                        <Button
+                          key="dl"
+                          icon={<DownloadOutlined />}
+                          onClick={() => void downloadFlowFile(flow.data!.flowId, f).catch(handleApiError)}
+                          data-testid="quick-download"
+                          data-format={f.format}
+                        >
+                          {t('signCommon.download')}
+                        </Button>,
                       ]}
                     >
-                      {f.name} · {t('signQuick.signatures', { count: f.signatures })}
+                      {f.name} ·{' '}
+                      {f.format === 'pdf'
+                        ? t('signQuick.signatures', { count: f.signatures })
+                        : t('signCommon.ofdPending')}
                     </List.Item>
                   )}
                 />

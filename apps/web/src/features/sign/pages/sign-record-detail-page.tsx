@@ -90,8 +90,7 @@ function Detail({ flow }: { flow: FlowDetail }) {
           toastSuccess(t('signCommon.urged', await urge(flow.flowId)), 3_000);
           return void refresh();
         case 'download':
-          for (const f of flow.files.filter((x) => x.format === 'pdf'))
-            await downloadFlowFile(flow.flowId, f.fileId, f.name);
+          for (const f of flow.files) await downloadFlowFile(flow.flowId, f);
           return;
         default: {
           const never: never = action;
@@ -208,23 +207,22 @@ function Detail({ flow }: { flow: FlowDetail }) {
       </div>
       <Card title={t('signDetail.files')}>
         <Space wrap style={{ marginBottom: 8 }}>
-          {flow.files.map((f) =>
-            f.format === 'pdf' ? (
-              <Button
-                key={f.fileId}
-                size="small"
-                icon={<DownloadOutlined />}
-                data-testid="detail-file-download"
-                onClick={() => void downloadFlowFile(flow.flowId, f.fileId, f.name).catch(handleApiError)}
-              >
-                {f.name} ({t('signDetail.signatures', { count: f.signatures })})
-              </Button>
-            ) : (
-              <Tag key={f.fileId}>
-                {f.name} · {t('signCommon.ofdPending')}
-              </Tag>
-            ),
-          )}
+          {flow.files.map((f) => (
+            <Button
+              key={f.fileId}
+              size="small"
+              icon={<DownloadOutlined />}
+              data-testid="detail-file-download"
+              data-format={f.format}
+              onClick={() => void downloadFlowFile(flow.flowId, f).catch(handleApiError)}
+            >
+              {f.name} (
+              {f.format === 'pdf'
+                ? t('signDetail.signatures', { count: f.signatures })
+                : t('signCommon.ofdPending')}
+              )
+            </Button>
+          ))}
         </Space>
         <FlowFileTabs flowId={flow.flowId} files={flow.files} />
       </Card>

@@ -63,8 +63,7 @@ export function SignRecordPage({ route }: PageProps) {
           });
         case 'download': {
           const detail = await fetchFlow(row.flowId);
-          for (const f of detail.files.filter((x) => x.format === 'pdf'))
-            await downloadFlowFile(row.flowId, f.fileId, f.name);
+          for (const f of detail.files) await downloadFlowFile(row.flowId, f);
           return;
         }
         default: {

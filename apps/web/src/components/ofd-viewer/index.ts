@@ -1,0 +1,2 @@
+export { OfdViewer } from './ofd-viewer';
+export type { OfdViewerProps } from './ofd-viewer';
