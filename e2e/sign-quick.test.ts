@@ -166,6 +166,11 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('quick sign in the browser
         timeout: 30_000,
       })
       .toBe('valid');
+    await expect
+      .poll(() => page.locator('[data-testid="pdf-page"][data-page="1"]').getAttribute('data-drawn'), {
+        timeout: 30_000,
+      })
+      .toBe('true');
     await shot('05-verify');
   });
 
