@@ -1,9 +1,18 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { seedDemoSeals } from './seed/demo-seals';
 
 /** Listens; everything else is in buildApp. Stops gracefully on SIGINT/SIGTERM. */
 const config = loadConfig(process.env);
 const app = await buildApp({ config });
+if (config.seedDemo) {
+  // Demo seals are made through the API on the first start; a failure leaves the platform serving.
+  await app.ready();
+  await seedDemoSeals(app).then(
+    (made) => made > 0 && app.log.info({ made }, 'made the demo seals'),
+    (err: unknown) => app.log.warn({ err }, 'could not make the demo seals'),
+  );
+}
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

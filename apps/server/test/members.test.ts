@@ -3,25 +3,7 @@ import { contracts } from '@openseal/core';
 import { createAuthorityService } from '../src/modules/members/authority.service';
 import { createMembersService } from '../src/modules/members/members.service';
 import { DIALECTS, mobile, startTestApp, uscc, type TestApp } from './harness';
-
-/** A small well-formed PDF, as an application file. */
-function tinyPdf(): Buffer {
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
+import { tinyPdf } from './upload-fixtures';
 
 describe.each(DIALECTS)('members, roles and authority [%s]', (dialect) => {
   let t: TestApp;

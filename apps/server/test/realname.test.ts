@@ -3,6 +3,7 @@ import { usccCheckChar } from '@openseal/core';
 import { drawLogoPng } from '../src/seed/logo';
 import { approveManual, listManualQueue, rejectManual } from '../src/modules/realname/realname.service';
 import { DIALECTS, mobile, startTestApp, uscc, type TestApp } from './harness';
+import { tinyPdf } from './upload-fixtures';
 
 /** A resident ID number with a valid GB 11643-1999 check character; sequence `999` is on the sandbox deny list. */
 function residentId(sequence = String(100 + Math.floor(Math.random() * 800))): string {
@@ -17,26 +18,6 @@ function residentId(sequence = String(100 + Math.floor(Math.random() * 800))): s
 function changedUscc(): string {
   const first17 = `91999999MA${Math.random().toString(16).slice(2, 9).toUpperCase().padEnd(7, '0')}`;
   return first17 + usccCheckChar(first17);
-}
-
-function tinyPdf(text = 'licence'): Buffer {
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>',
-  ];
-  const stream = `BT /F1 12 Tf 20 100 Td (${text}) Tj ET`;
-  objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
 }
 
 function multipart(name: string, bytes: Buffer) {

@@ -51,8 +51,17 @@ export async function main(argv: string[]): Promise<number> {
       // Building the app migrates and seeds; closing it leaves the data in place.
       const { loadConfig } = await import('../../../apps/server/src/config');
       const { buildApp } = await import('../../../apps/server/src/app');
-      const app = await buildApp({ config: { ...loadConfig(process.env), logLevel: 'warn' } });
-      await app.close();
+      const { seedDemoSeals } = await import('../../../apps/server/src/seed/demo-seals');
+      const config = { ...loadConfig(process.env), logLevel: 'warn' as const };
+      const app = await buildApp({ config });
+      try {
+        if (config.seedDemo) {
+          await app.ready();
+          await seedDemoSeals(app);
+        }
+      } finally {
+        await app.close();
+      }
       process.stdout.write('seeded\n');
       return 0;
     }
