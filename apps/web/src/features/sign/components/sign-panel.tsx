@@ -2,6 +2,7 @@ import { AuditOutlined, EditOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Empty, Input, Radio, Space, Spin, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { handleApiError } from '../../../lib/api-error-handler';
 import { toastSuccess } from '../../../lib/feedback';
 import { useSignOptions, signTask } from '../api/flows';
@@ -61,6 +62,7 @@ export function SignPanel({
   const autoSigned = useRef(false);
 
   const opts = options.data;
+  const mine = flow.signers.find((s) => s.taskId === taskId);
   const fixed = (opts?.fixedPlacements.length ?? 0) > 0;
 
   // Defaults once the options arrive: the initiator's fixed positions, the first usable seal and signature.
@@ -185,6 +187,19 @@ export function SignPanel({
         </div>
         <div style={{ flex: '0 0 300px', position: 'sticky', top: 0, alignSelf: 'flex-start' }}>
           <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+            {opts.seals.length === 0 && opts.signatures.length === 0 ? (
+              <Alert
+                type="warning"
+                showIcon
+                data-testid="sign-no-seal"
+                title={t(mine?.type === 'organization' ? 'signPlace.noSealOrg' : 'signPlace.noSealPerson')}
+                action={
+                  <Link to="/sealService/applySeal">
+                    <Button size="small">{t('signPlace.applySeal')}</Button>
+                  </Link>
+                }
+              />
+            ) : null}
             {opts.seals.length > 0 ? (
               <Card size="small" title={t('signPlace.seal')}>
                 <SealChoice seals={opts.seals} value={sealCode} onChange={setSealCode} testId="seal-choice" />
