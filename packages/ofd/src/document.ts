@@ -254,7 +254,7 @@ function readSignatures(
 ): OfdSignatureInfo[] {
   if (!loc) return [];
   const listPath = resolveLoc('', loc);
-  const bytes = pkg.get(listPath);
+  const bytes = pkg.tryGet(listPath);
   if (!bytes) return [];
   const out: OfdSignatureInfo[] = [];
   let list: XmlElement;
@@ -267,7 +267,7 @@ function readSignatures(
     const baseLoc = attr(entry, 'BaseLoc');
     if (!baseLoc) continue;
     const path = resolveLoc(dirOf(listPath), baseLoc);
-    const sigBytes = pkg.get(path);
+    const sigBytes = pkg.tryGet(path);
     if (!sigBytes) continue;
     let sig: XmlElement;
     try {
@@ -288,7 +288,7 @@ function readSignatures(
     const sealLoc = childText(child(signed, 'Seal'), 'BaseLoc');
     const sources = [valueLoc, sealLoc]
       .filter((l): l is string => !!l)
-      .map((l) => pkg.get(resolveLoc(dirOf(path), l)))
+      .map((l) => pkg.tryGet(resolveLoc(dirOf(path), l)))
       .filter((b): b is Uint8Array => !!b);
     let picture: SealPicture | undefined;
     for (const der of sources) {

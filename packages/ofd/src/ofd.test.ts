@@ -171,6 +171,23 @@ describe('reading packages built here', () => {
     );
   });
 
+  it('inflates an image only to draw it: a damaged image entry leaves the structure and the text intact', () => {
+    const bytes = buildOfd();
+    // The local header of the image entry: 30 bytes, the name, the extra field, then its deflate data.
+    const name = new TextEncoder().encode('Doc_0/Res/red.png');
+    let at = -1;
+    for (let i = 0; i + 30 + name.length <= bytes.length && at < 0; i++)
+      if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 3 && bytes[i + 3] === 4)
+        if (name.every((b, k) => bytes[i + 30 + k] === b)) at = i;
+    expect(at).toBeGreaterThanOrEqual(0);
+    const extra = bytes[at + 28]! | (bytes[at + 29]! << 8);
+    bytes.fill(0xff, at + 30 + name.length + extra, at + 30 + name.length + extra + 8);
+    const doc = readOfd(bytes);
+    const svg = doc.renderPageSvg(0);
+    expect(svg).toContain('合同书');
+    expect(svg).not.toContain('<image');
+  });
+
   it('draws a resource file the document names but lacks as nothing, and says so', () => {
     const doc = readOfd(buildOfd({ omit: ['Doc_0/DocumentRes.xml'] }));
     expect(doc.warnings).toEqual(['missing resource file Doc_0/DocumentRes.xml']);

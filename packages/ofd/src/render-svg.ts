@@ -206,7 +206,7 @@ class PageRenderer {
       const embedded = `ofd-font-${fontId!.trim()}`;
       if (!this.fonts.has(embedded)) {
         this.fonts.add(embedded);
-        const bytes = this.doc.pkg.get(resolveLoc(r.base, file));
+        const bytes = this.doc.pkg.tryGet(resolveLoc(r.base, file));
         const format = bytes ? fontFormat(bytes) : undefined;
         if (bytes && format)
           this.defs.push(
@@ -389,7 +389,7 @@ class PageRenderer {
   private image(el: XmlElement, box: Box): string {
     const r = this.resource(attr(el, 'ResourceID'), 'MultiMedia');
     const file = r ? child(r.el, 'MediaFile')?.textContent?.trim() : undefined;
-    const bytes = r && file ? this.doc.pkg.get(resolveLoc(r.base, file)) : undefined;
+    const bytes = r && file ? this.doc.pkg.tryGet(resolveLoc(r.base, file)) : undefined;
     if (!bytes) return '';
     const mime = sniffMime(bytes);
     if (!mime || mime === 'application/ofd') return '';

@@ -17,17 +17,25 @@ const DEFAULTS: Required<OfdLimits> = {
   maxEntryBytes: 64 * 1024 * 1024,
 };
 
-/** The files of a package by normalised path (no leading slash), with path resolution as OFD uses it. */
+/**
+ * The files of a package by normalised path, with path resolution as OFD uses it. Opening reads only the
+ * zip's directory; an entry is inflated when first asked for and kept, so checking a structure inflates
+ * the XML parts and not the images and fonts a page drawing needs.
+ */
 export class ZipPackage {
-  private readonly files: Map<string, Uint8Array>;
+  /** Normalised path → the entry's name in the zip. */
+  private readonly names = new Map<string, string>();
   private readonly folded = new Map<string, string>();
+  private readonly inflated = new Map<string, Uint8Array>();
 
-  private constructor(files: Record<string, Uint8Array>) {
-    this.files = new Map();
-    for (const [name, bytes] of Object.entries(files)) {
+  private constructor(
+    private readonly bytes: Uint8Array,
+    entries: string[],
+  ) {
+    for (const name of entries) {
       if (name.endsWith('/')) continue;
       const path = normalise(name);
-      this.files.set(path, bytes);
+      this.names.set(path, name);
       this.folded.set(path.toLowerCase(), path);
     }
   }
@@ -36,41 +44,75 @@ export class ZipPackage {
     const max = { ...DEFAULTS, ...limits };
     if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b)
       throw new OfdError('notZip', 'not a zip package');
-    let entries = 0;
+    const entries: string[] = [];
     let total = 0;
-    let files: Record<string, Uint8Array>;
     try {
-      files = unzipSync(bytes, {
+      // The directory only: every entry is declined, so nothing is inflated yet. The sizes it declares
+      // bound what may be inflated later (an entry is inflated into a buffer of its declared size).
+      unzipSync(bytes, {
         filter(file) {
-          entries += 1;
+          entries.push(file.name);
           total += file.originalSize;
-          if (entries > max.maxEntries) throw new OfdError('tooLarge', `more than ${max.maxEntries} entries`);
+          if (entries.length > max.maxEntries)
+            throw new OfdError('tooLarge', `more than ${max.maxEntries} entries`);
           if (file.originalSize > max.maxEntryBytes)
             throw new OfdError('tooLarge', `${file.name} is larger than ${max.maxEntryBytes} bytes`);
           if (total > max.maxTotalBytes)
             throw new OfdError('tooLarge', `more than ${max.maxTotalBytes} bytes uncompressed`);
-          return true;
+          return false;
         },
       });
     } catch (err) {
       if (err instanceof OfdError) throw err;
       throw new OfdError('notZip', `unreadable zip: ${err instanceof Error ? err.message : String(err)}`);
     }
-    return new ZipPackage(files);
+    return new ZipPackage(bytes, entries);
   }
 
-  /** A part by its path from the package root (a leading slash is allowed); case-insensitive as a fallback. */
-  get(path: string): Uint8Array | undefined {
+  private resolve(path: string): string | undefined {
     const p = normalise(path);
-    return this.files.get(p) ?? this.files.get(this.folded.get(p.toLowerCase()) ?? '');
+    return this.names.has(p) ? p : this.folded.get(p.toLowerCase());
+  }
+
+  /**
+   * A part by its path from the package root (a leading slash is allowed; case-insensitive as a
+   * fallback); undefined when absent. An entry that does not inflate throws `OfdError('notZip')`.
+   */
+  get(path: string): Uint8Array | undefined {
+    const p = this.resolve(path);
+    if (p === undefined) return undefined;
+    const kept = this.inflated.get(p);
+    if (kept) return kept;
+    const name = this.names.get(p)!;
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = unzipSync(this.bytes, { filter: (f) => f.name === name })[name];
+    } catch (err) {
+      throw new OfdError(
+        'notZip',
+        `unreadable entry ${name}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    if (!bytes) throw new OfdError('notZip', `unreadable entry ${name}`);
+    this.inflated.set(p, bytes);
+    return bytes;
+  }
+
+  /** Like `get`, but an entry that does not inflate counts as absent: for what a page can do without. */
+  tryGet(path: string): Uint8Array | undefined {
+    try {
+      return this.get(path);
+    } catch {
+      return undefined;
+    }
   }
 
   has(path: string): boolean {
-    return this.get(path) !== undefined;
+    return this.resolve(path) !== undefined;
   }
 
   get size(): number {
-    return this.files.size;
+    return this.names.size;
   }
 }
 
