@@ -32,6 +32,14 @@ describe.each(DIALECTS)('demo seals on %s', (dialect) => {
       const cert = await t.app.pki.certificate(t.db, s.cert_serial!);
       expect(cert.status).toBe('good');
     }
+    // The seed's own sessions are ended.
+    const live = await t.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('person_id', 'in', [DEMO.legal.id, DEMO.admin.id, DEMO.person.id])
+      .where('revoked_at', 'is', null)
+      .execute();
+    expect(live).toEqual([]);
     // A second start leaves them alone.
     expect(await seedDemoSeals(t.app)).toBe(0);
     expect(await t.db.selectFrom('seals').select('seal_code').execute()).toHaveLength(4);

@@ -9,3 +9,14 @@ export async function markRealName(
 ): Promise<void> {
   await db.updateTable(table).set({ real_name_status: status }).where('id', '=', id).execute();
 }
+
+/** Whether any of these people has ever applied for a seal (for themselves or an organisation). */
+export async function hasSealApplications(db: Db, personIds: string[]): Promise<boolean> {
+  const row = await db
+    .selectFrom('seal_work_orders')
+    .select('apply_no')
+    .where('person_id', 'in', personIds)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
