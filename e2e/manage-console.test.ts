@@ -16,6 +16,7 @@ import {
   type E2eServer,
   PAGE_DIALECTS,
 } from './support';
+import { tinyPdf } from '../apps/server/test/upload-fixtures';
 
 /** A resident ID number with a valid GB 11643-1999 check character (sequence 999 is the sandbox's deny list). */
 function residentId(): string {
@@ -24,27 +25,6 @@ function residentId(): string {
   let sum = 0;
   for (let i = 0; i < 17; i++) sum += Number(first17[i]) * weights[i]!;
   return first17 + '10X98765432'[sum % 11]!;
-}
-
-/** A one-page PDF, enough for the material check. */
-function tinyPdf(): Buffer {
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>',
-  ];
-  const stream = 'BT /F1 12 Tf 20 100 Td (authorisation) Tj ET';
-  objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
 }
 
 interface Envelope<T = Record<string, unknown>> {
@@ -118,7 +98,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('operator console in the brow
     expect(flow.code, flow.message).toBe(0);
     const flowId = flow.data.flowId;
     const licenceFileKey = await upload(token, 'licence', '营业执照.png', drawLogoPng(64));
-    const authorisationFileKey = await upload(token, 'authorisation', '授权书.pdf', tinyPdf());
+    const authorisationFileKey = await upload(token, 'authorisation', '授权书.pdf', tinyPdf('authorisation'));
     const submitted = await api<{ step: string }>('POST', `/v1/accounts/auth/${flowId}/organization`, token, {
       organizeName: orgName,
       uscc,

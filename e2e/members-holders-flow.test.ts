@@ -21,27 +21,7 @@ import {
   uniqueResidentId,
   PAGE_DIALECTS,
 } from './support';
-
-/** A one-page PDF, enough for the application-file check. */
-function tinyPdf(): Buffer {
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>',
-  ];
-  const stream = 'BT /F1 12 Tf 20 100 Td (application) Tj ET';
-  objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
+import { tinyPdf } from '../apps/server/test/upload-fixtures';
 
 /**
  * Role holders and authority applications in a real browser against the real server. The organisation's
@@ -230,7 +210,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
       server = await startE2eServer(dialect, { REALNAME_SANDBOX_DELAY_MS: '100' });
       ({ base } = server);
       applicationPath = join(server.dataDir, '权限申请.pdf');
-      await writeFile(applicationPath, tinyPdf());
+      await writeFile(applicationPath, tinyPdf('application'));
 
       const founderPerson = await loginByApi(base, founderMobile);
       const org = await realNamedFounder(founderPerson);

@@ -18,25 +18,16 @@ export interface OfdViewerProps {
   maxWidth?: number;
   /** How far outside the viewport pages are drawn ahead, in pixels (default 800). */
   preloadPx?: number;
-  onLoaded?: (pages: OfdPageInfo[]) => void;
   testId?: string;
 }
 
 const PX_PER_MM = 96 / 25.4;
 
-export function OfdViewer({
-  data,
-  maxWidth = 900,
-  preloadPx = 800,
-  onLoaded,
-  testId = 'ofd-viewer',
-}: OfdViewerProps) {
+export function OfdViewer({ data, maxWidth = 900, preloadPx = 800, testId = 'ofd-viewer' }: OfdViewerProps) {
   const { t } = useTranslation();
   const container = useRef<HTMLDivElement>(null);
   const [doc, setDoc] = useState<OfdDocument | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const loaded = useRef(onLoaded);
-  loaded.current = onLoaded;
 
   const width = useElementWidth(container);
 
@@ -49,7 +40,6 @@ export function OfdViewer({
         const opened = readOfd(data);
         if (!live) return;
         setDoc(opened);
-        loaded.current?.(opened.pages);
       })
       .catch((err: unknown) => {
         if (live) setError(err instanceof Error ? err.message : String(err));

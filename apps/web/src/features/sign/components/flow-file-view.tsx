@@ -9,8 +9,9 @@ import type { SizeMm } from '../model/placement-geometry';
 
 /**
  * The files of a flow in tabs, each shown in the viewer from its current (latest signed) bytes. OFD files
- * are shown by the OFD viewer, with a note that they cannot be signed yet; placements are on PDF pages. `overlay` draws on each page (placements), told
- * the displayed page's size in millimetres and the viewer's scale in pixels per millimetre.
+ * are shown by the OFD viewer, with a note that they cannot be signed yet; placements are on PDF pages.
+ * `overlay` draws on each page of a PDF (placements), told the displayed page's size in millimetres and the
+ * viewer's scale in pixels per millimetre.
  */
 export type FileOverlay = (file: FlowFile, page: number, size: SizeMm, pxPerMm: number) => ReactNode;
 
