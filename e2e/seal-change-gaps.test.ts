@@ -11,6 +11,7 @@ import {
   launchChromium,
   MOTION,
   mustCallApi,
+  openSelect,
   openSignedIn,
   ROOT,
   startE2eServer,
@@ -90,20 +91,13 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
       await expect.poll(() => select.getAttribute('data-ready'), { timeout: 15_000 }).toBe('true');
       await expect.poll(() => page.getByTestId('change-apply-title').isVisible()).toBe(true);
 
-      await select.click();
-      const options = page.locator(
-        '.ant-select-dropdown:visible [data-testid="change-apply-seal-type-option"]',
-      );
-      await expect.poll(() => options.count()).toBe(3);
-      expect(await options.evaluateAll((els) => els.map((e) => e.getAttribute('data-value')))).toEqual([
-        '0',
-        '1',
-        '4',
-      ]);
+      const dropdown = await openSelect(page, select);
+      const options = dropdown.locator('[data-testid="change-apply-seal-type-option"]');
+      await expect
+        .poll(() => options.evaluateAll((els) => els.map((e) => e.getAttribute('data-value'))))
+        .toEqual(['0', '1', '4']);
       await shot('01-custom-styles');
-      await page
-        .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '圆形双行标题章' })
-        .click();
+      await dropdown.locator('.ant-select-item-option', { hasText: '圆形双行标题章' }).click();
       await expect.poll(() => page.getByTestId('change-apply-title0').isVisible()).toBe(true);
       await page.getByTestId('change-apply-title0').fill('档案管理');
       await page.getByTestId('change-apply-reason').fill('启用双行标题样式');

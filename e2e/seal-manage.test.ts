@@ -17,6 +17,7 @@ import {
   launchChromium,
   MOTION,
   mustCallApi,
+  openSelect,
   openSignedIn,
   ROOT,
   startE2eServer,
@@ -82,11 +83,8 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
       await expect.poll(() => page.getByTestId('seal-confirm-body').count(), { timeout: 15_000 }).toBe(0);
     };
     const pickOption = async (testId: string, label: string) => {
-      await page.getByTestId(testId).click();
-      await page
-        .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: label })
-        .first()
-        .click();
+      const dropdown = await openSelect(page, page.getByTestId(testId));
+      await dropdown.locator('.ant-select-item-option', { hasText: label }).first().click();
     };
     const certStatusOf = async (sealCode: string) => {
       const s = await sealByApi(sealCode);

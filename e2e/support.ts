@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { usccCheckChar } from '@openseal/core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from '@openseal/db';
 import { buildApp } from '../apps/server/src/app';
@@ -43,12 +44,32 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-/** The server serves apps/web/dist; build it once if a plain `vitest` run comes without `npm test`'s pretest. */
 /** antd's motion classes of dialogs, masks and toasts while they animate in or out; wait for none before a screenshot. */
 export const MOTION = ['zoom', 'fade', 'move-up', 'slide-up']
   .flatMap((m) => ['enter', 'appear', 'leave'].map((phase) => `.ant-${m}-${phase}`))
   .join(', ');
 
+/**
+ * Opens an antd select and returns its dropdown once it stands still. A dialog that is still opening moves
+ * the focus into itself when its motion ends, which closes a dropdown opened a moment before; so this waits
+ * for no motion and opens the select again if its dropdown has closed.
+ */
+export async function openSelect(page: Page, select: Locator): Promise<Locator> {
+  const dropdown = page.locator('.ant-select-dropdown:visible');
+  await expect
+    .poll(
+      async () => {
+        if ((await page.locator(MOTION).count()) > 0) return false;
+        if ((await dropdown.count()) === 0) await select.click();
+        return (await dropdown.count()) > 0 && (await page.locator(MOTION).count()) === 0;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  return dropdown;
+}
+
+/** The server serves apps/web/dist; build it once if a plain `vitest` run comes without `npm test`'s pretest. */
 export function ensureWebBuilt(): void {
   if (existsSync(join(WEB_DIST, 'index.html'))) return;
   execFileSync('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'inherit' });
