@@ -5,9 +5,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from '@openseal/db';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from './config';
+import { appSecret } from './app-secret';
 import authPlugin from './plugins/auth';
 import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
@@ -80,21 +81,6 @@ export interface BuildAppOptions {
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
-
-/** The secret that signs download addresses and SMS code hashes: from APP_SECRET, or generated once into the data directory. */
-function appSecret(config: AppConfig, warn: (msg: string) => void): string {
-  if (config.appSecret) return config.appSecret;
-  const dir = join(config.dataDir, 'secrets');
-  const file = join(dir, 'app-secret');
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
-    warn(
-      `APP_SECRET is not set: generated one in ${file}. Set APP_SECRET when running more than one instance.`,
-    );
-  }
-  return readFileSync(file, 'utf8').trim();
-}
 
 function smsProvider(config: AppConfig): SmsProvider {
   if (config.sms.provider === 'http') {

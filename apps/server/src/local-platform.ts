@@ -4,7 +4,10 @@
  */
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '@openseal/db';
 import { join } from 'node:path';
+import { appSecret } from './app-secret';
 import { loadConfig, type AppConfig } from './config';
+import { createLocalBlobStore } from './modules/files/file-store';
+import { createFilesService, type FilesService } from './modules/files/files.service';
 import { startPki } from './modules/pki/start-pki';
 import type { PkiService } from './modules/pki/pki.service';
 import type { EvidenceService } from './modules/evidence/evidence.service';
@@ -16,6 +19,8 @@ export interface LocalPlatform {
   pki: PkiService;
   /** The evidence log (no tree-head cadence here: the server signs heads; bundles sign one when needed). */
   evidence: EvidenceService;
+  /** The stored files (seal images, for one): the same store and secret as the server's. */
+  files: FilesService;
   close(): Promise<void>;
 }
 
@@ -33,11 +38,17 @@ export async function openLocalPlatform(
     const quiet = { info: () => {}, warn: (m: string) => process.stderr.write(`warning: ${m}\n`) };
     const pki = await startPki(database.db, config, quiet);
     const evidence = createPlatformEvidence({ db: database.db, pki, intervalMs: 0, log: { warn: () => {} } });
+    const files = createFilesService({
+      store: createLocalBlobStore(join(config.dataDir, 'files')),
+      secret: appSecret(config, quiet.warn),
+      fileSizeLimitMb: config.fileSizeLimitMb,
+    });
     return {
       config,
       database,
       pki,
       evidence,
+      files,
       close: async () => {
         await pki.close();
         await database.close();

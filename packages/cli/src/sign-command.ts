@@ -10,11 +10,12 @@ import type { Io } from './io';
 export const SIGN_HELP = `openseal sign FILE -o OUT [options]
 
   -o, --output OUT      where to write the signed PDF (required; never the input itself)
-  --seal CODE           seal code whose certificate signs (default: the demo organisation's contract seal)
+  --seal CODE           the made seal that signs, by its code: its certificate and its image (default: the
+                        demo organisation's contract seal, which openseal seed makes)
   --page N              page for the visible seal (default: the last page)
   --x MM, --y MM        seal centre, in mm from the page's left and top edges (default: 35 mm from the
                         right edge, 45 mm from the bottom)
-  --size MM             seal diameter in mm (default 42)
+  --size MM             seal width in mm, the height in the seal's proportion (default: the seal's own size)
   --invisible           no visible seal
   --level B-T|B-LT      PAdES level (default B-T: signature with a trusted timestamp; B-LT adds
                         certificates, OCSP and CRLs in a DSS)
@@ -69,26 +70,26 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
   const certify = o.certify === undefined ? undefined : Number(o.certify);
   if (certify !== undefined && certify !== 1 && certify !== 2 && certify !== 3)
     return usage(io, `--certify must be 1, 2 or 3, not ${o.certify}`);
-  let page: number | undefined, x: number | undefined, y: number | undefined, size: number;
+  let page: number | undefined, x: number | undefined, y: number | undefined, size: number | undefined;
   try {
     page = num('page', o.page, 1);
     x = num('x', o.x, 0);
     y = num('y', o.y, 0);
-    size = num('size', o.size, 5) ?? 42;
+    size = num('size', o.size, 5);
   } catch (err) {
     return usage(io, (err as Error).message);
   }
 
   const { openLocalPlatform } = await import('../../../apps/server/src/local-platform');
-  const { sealCertificate, demoSealImage, DEMO_SEAL_CODE } =
-    await import('../../../apps/server/src/modules/pki/demo-seal');
+  const { localSeal } = await import('../../../apps/server/src/modules/signing/local-seal');
+  const { recordAudit } = await import('../../../apps/server/src/modules/audit/audit.repository');
   const { createPdfSigning } = await import('../../../apps/server/src/modules/signing/pdf-signing');
   const { openFileSource, openPdf, PdfError } = await import('@openseal/pdf');
   const { AppError, messageFor } = await import('@openseal/core');
 
-  let appearance;
+  // The page of the visible seal, in mm: by default the last page.
+  let place: { page: number; widthMm: number; heightMm: number } | undefined;
   if (!o.invisible) {
-    // Default place: near the bottom-right corner of the last page, where a company seal usually goes.
     const source = openFileSource(file);
     try {
       const pages = openPdf(source).pages();
@@ -97,15 +98,10 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       if (!p) return usage(io, `the file has ${pages.length} page(s); --page ${n} is outside it`);
       const box = p.cropBox ?? p.mediaBox;
       const turned = p.rotate % 180 !== 0;
-      const widthMm = ((turned ? box[3] - box[1] : box[2] - box[0]) * 25.4) / 72;
-      const heightMm = ((turned ? box[2] - box[0] : box[3] - box[1]) * 25.4) / 72;
-      appearance = {
-        png: demoSealImage(),
+      place = {
         page: n,
-        x: x ?? Math.max(size / 2, widthMm - 35),
-        y: y ?? Math.max(size / 2, heightMm - 45),
-        width: size,
-        height: size,
+        widthMm: ((turned ? box[3] - box[1] : box[2] - box[0]) * 25.4) / 72,
+        heightMm: ((turned ? box[2] - box[0] : box[3] - box[1]) * 25.4) / 72,
       };
     } catch (err) {
       if (err instanceof PdfError) return usage(io, `unusable PDF: ${err.message}`);
@@ -122,11 +118,23 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
     return usage(io, (err as Error).message);
   }
   try {
-    const sealCode = o.seal ?? DEMO_SEAL_CODE;
-    const serial = await sealCertificate(platform.database.db, platform.pki, sealCode);
-    if (!serial) return usage(io, `no usable certificate for seal ${sealCode}`);
+    const db = platform.database.db;
+    const seal = await localSeal(db, platform.files, o.seal);
+    if ('refusal' in seal) return usage(io, seal.refusal);
+    const { sealCode, serial, png } = seal;
+    const width = size ?? seal.widthMm;
+    const height = size === undefined ? seal.heightMm : (size * seal.heightMm) / seal.widthMm;
+    // Default place: near the bottom-right corner of the page, where a company seal usually goes.
+    const appearance = place && {
+      png,
+      page: place.page,
+      x: x ?? Math.max(width / 2, place.widthMm - 35),
+      y: y ?? Math.max(height / 2, place.heightMm - 45),
+      width,
+      height,
+    };
     const signing = createPdfSigning({ pki: platform.pki, evidence: platform.evidence });
-    const result = await signing.signFile(platform.database.db, {
+    const result = await signing.signFile(db, {
       inPath: file,
       outPath: o.output,
       serial,
@@ -134,9 +142,18 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       appearance,
       reason: o.reason,
       certify: certify as 1 | 2 | 3 | undefined,
-      ridingSeam: o.seam ? { png: demoSealImage(), y: 100, width: size, height: size } : undefined,
+      ridingSeam: o.seam ? { png, y: 100, width, height } : undefined,
       sealCode,
       actor: 'cli',
+    });
+    // Every use of a seal is on record: the evidence leaf above, and the organisation's audit log.
+    await recordAudit(db, {
+      actorPersonId: null,
+      organizationId: seal.organizationId,
+      action: 'seal.cliSign',
+      targetType: 'seal',
+      targetId: sealCode,
+      detail: { field: result.fieldName, serial, level, evidenceIndex: result.evidenceIndex ?? null },
     });
     if (o.proof && result.evidenceIndex !== undefined) {
       const bundle = await platform.evidence.bundleFor(result.evidenceIndex);

@@ -1,10 +1,11 @@
 /**
- * `openseal sign` and `openseal verify` on a data directory of their own, judged by pdfsig and qpdf where
- * present. Runs the commands in process (each opens and closes the embedded database), and the real
- * binary once for the exit-code wiring. PGlite only: the commands' PostgreSQL path is the server's.
+ * `openseal sign` and `openseal verify` on a data directory of their own, seeded by `openseal seed` (so the
+ * demo organisation has made seals), judged by pdfsig and qpdf where present. Runs the commands in process
+ * (each opens and closes the embedded database), and the real binary once for the exit-code wiring.
+ * PGlite only: the commands' PostgreSQL path is the server's.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCommand } from './sign-command';
 import { verifyCommand } from './verify-command';
 import { evidenceCommand } from './evidence-command';
+import { main } from './index';
 import { createHash } from 'node:crypto';
+import { openDatabase, type Db } from '@openseal/db';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '../bin/openseal.mjs');
@@ -36,10 +39,14 @@ const saved = {
 };
 const path = (name: string) => join(dir, name);
 
+/** Files `openseal sign` has signed so far in this data directory. */
+let signedCount = 0;
+
 async function run(command: typeof signCommand, ...argv: string[]) {
   let out = '';
   let err = '';
   const code = await command(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  if (command === signCommand && code === 0) signedCount += 1;
   return { code, out, err };
 }
 
@@ -80,13 +87,25 @@ function pdfsigValid(file: string): { signatures: number; valid: number; lastTot
   };
 }
 
-beforeAll(() => {
+/** Reads (or changes) the data directory's embedded database between two commands. */
+async function inData<T>(read: (db: Db) => Promise<T>): Promise<T> {
+  const handle = await openDatabase({ dataDir: join(process.env.DATA_DIR!, 'pglite') });
+  try {
+    return await read(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+beforeAll(async () => {
   process.env.DATA_DIR = path('data');
   delete process.env.DATABASE_URL;
   process.env.PUBLIC_URL = 'http://127.0.0.1:9';
   process.env.PKI_KEK = '5'.repeat(64);
   writeFileSync(path('contract.pdf'), plainPdf());
-});
+  // Building the whole platform once makes the demo seals (apply, approve, claim) into the data directory.
+  expect(await main(['seed'])).toBe(0);
+}, 120_000);
 afterAll(() => {
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
@@ -134,7 +153,17 @@ describe('openseal sign and verify', () => {
     expect(r.code).toBe(0);
     // The signing act is in the evidence log, with the file before and after, provable offline.
     const bundle = JSON.parse(readFileSync(path('proof.json'), 'utf8'));
-    expect(bundle.entry).toMatchObject({ kind: 'sign', subject: 'seal:DEMO-CONTRACT-SEAL', actor: 'cli' });
+    // Signed by the demo organisation's made contract seal, the default.
+    const contract = await inData((db) =>
+      db
+        .selectFrom('seals')
+        .select(['seal_code', 'cert_serial'])
+        .where('organization_id', 'is not', null)
+        .where('seal_kind', '=', 'contract')
+        .executeTakeFirstOrThrow(),
+    );
+    expect(r.out).toContain(`seal ${contract.seal_code}, certificate ${contract.cert_serial}`);
+    expect(bundle.entry).toMatchObject({ kind: 'sign', subject: `seal:${contract.seal_code}`, actor: 'cli' });
     expect(bundle.entry.hashes.fileAfter).toBe(
       createHash('sha256')
         .update(readFileSync(path('three.pdf')))
@@ -185,6 +214,80 @@ describe('openseal sign and verify', () => {
     expect(two).toMatch(/\/DSS \d+ 0 R/);
     if (has('pdfsig')) expect(pdfsigValid(path('two.pdf'))).toMatchObject({ valid: 2, lastTotal: true });
   }, 120_000);
+
+  it('signs with a person’s own seal by its code, and records every command-line seal use', async () => {
+    const personal = await inData((db) =>
+      db
+        .selectFrom('seals')
+        .select(['seal_code', 'name', 'width_mm', 'height_mm'])
+        .where('organization_id', 'is', null)
+        .where('seal_kind', '=', 'personalName')
+        .executeTakeFirstOrThrow(),
+    );
+    const r = await run(
+      signCommand,
+      path('contract.pdf'),
+      '-o',
+      path('personal.pdf'),
+      '--seal',
+      personal.seal_code,
+    );
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const v = await run(verifyCommand, path('personal.pdf'), '--json');
+    expect(v.code).toBe(0);
+    const [sig] = JSON.parse(v.out).signatures;
+    expect(sig).toMatchObject({ integrity: 'valid', chain: 'trusted', signer: personal.name });
+    // The stamp has the seal's own size (a personal name seal is no 42 mm company seal).
+    const rect = /\/Rect\s*\[\s*([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*\]/.exec(
+      readFileSync(path('personal.pdf'), 'latin1').split('/FT /Sig').at(-1)!,
+    );
+    expect(rect).not.toBeNull();
+    const widthMm = ((Number(rect![3]) - Number(rect![1])) * 25.4) / 72;
+    expect(widthMm).toBeCloseTo(personal.width_mm, 0);
+    if (has('pdfsig'))
+      expect(pdfsigValid(path('personal.pdf'))).toEqual({ signatures: 1, valid: 1, lastTotal: true });
+
+    const uses = await inData((db) =>
+      db
+        .selectFrom('audit_logs')
+        .select(['target_id', 'organization_id'])
+        .where('action', '=', 'seal.cliSign')
+        .orderBy('id')
+        .execute(),
+    );
+    expect(uses).toHaveLength(signedCount);
+    expect(uses.at(-1)).toEqual({ target_id: personal.seal_code, organization_id: null });
+  }, 60_000);
+
+  it('refuses a seal that cannot sign, with the reason', async () => {
+    const legal = await inData(async (db) => {
+      const s = await db
+        .selectFrom('seals')
+        .select('seal_code')
+        .where('organization_id', 'is not', null)
+        .where('seal_kind', '=', 'legalName')
+        .executeTakeFirstOrThrow();
+      await db.updateTable('seals').set({ status: 'frozen' }).where('seal_code', '=', s.seal_code).execute();
+      return s.seal_code;
+    });
+    const r = await run(signCommand, path('contract.pdf'), '-o', path('frozen.pdf'), '--seal', legal);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`openseal sign: seal ${legal} cannot sign: it is frozen, its certificate good\n`);
+    expect(existsSync(path('frozen.pdf'))).toBe(false);
+
+    // A data directory nobody seeded has no default seal, and says how to get one.
+    process.env.DATA_DIR = path('unseeded');
+    try {
+      const none = await run(signCommand, path('contract.pdf'), '-o', path('unseeded.pdf'));
+      expect(none.code).toBe(2);
+      expect(none.err).toMatch(
+        /^openseal sign: no seal given, .*run `openseal seed` first, or give --seal CODE\n$/,
+      );
+    } finally {
+      process.env.DATA_DIR = path('data');
+    }
+  }, 60_000);
 
   it('answers 1 for a tampered file and for a file without signatures', async () => {
     const bytes = readFileSync(path('one.pdf'));

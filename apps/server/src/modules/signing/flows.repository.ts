@@ -1,5 +1,6 @@
 /** Queries of the sign service: flows, their files and tasks, the sign log, approvals and will-auth records. */
 import { sql, type Insertable, type Selectable } from 'kysely';
+import { contracts } from '@openseal/core';
 import type {
   Db,
   SealApprovalsTable,
@@ -506,6 +507,11 @@ export function signableSeals(db: Db, scope: { organizationId: string } | { pers
   return q.orderBy('s.created_at').execute();
 }
 export type SignableSealRow = Awaited<ReturnType<typeof signableSeals>>[number];
+
+/** Whether a seal can sign now: normal and within its validity, with a good certificate. */
+export const sealUsable = (s: SignableSealRow) =>
+  contracts.effectiveSealStatus(s.status as contracts.SealStatus, s.valid_to) === 'normal' &&
+  s.cert_status === 'good';
 
 export const sealForSigning = (db: Db, sealCode: string) =>
   sealSelect(db).where('s.seal_code', '=', sealCode).executeTakeFirst();

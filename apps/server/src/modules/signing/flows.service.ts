@@ -503,10 +503,6 @@ export function createFlowsService(deps: FlowsDeps) {
     return { access: 'approval', usesRemaining: null };
   }
 
-  const sealUsable = (s: repo.SignableSealRow) =>
-    contracts.effectiveSealStatus(s.status as contracts.SealStatus, s.valid_to) === 'normal' &&
-    s.cert_status === 'good';
-
   function sealOut(
     s: repo.SignableSealRow,
     a: { access: z.infer<typeof contracts.signableSeal>['access']; usesRemaining: number | null },
@@ -545,12 +541,15 @@ export function createFlowsService(deps: FlowsDeps) {
         ? await repo.signableSeals(db, { organizationId: task.organization_id })
         : own;
     const seals = [];
-    for (const s of sealRows.filter(sealUsable)) seals.push(sealOut(s, await sealAccess(db, ctx, task, s)));
+    for (const s of sealRows.filter(repo.sealUsable))
+      seals.push(sealOut(s, await sealAccess(db, ctx, task, s)));
     return {
       flowId,
       taskId,
       seals,
-      signatures: own.filter(sealUsable).map((s) => sealOut(s, { access: 'direct', usesRemaining: null })),
+      signatures: own
+        .filter(repo.sealUsable)
+        .map((s) => sealOut(s, { access: 'direct', usesRemaining: null })),
       fixedPlacements: placementsOf(task.placements),
       needSignature: task.need_signature,
       mobile: maskPhone(p.viewer.mobile),
@@ -695,7 +694,7 @@ export function createFlowsService(deps: FlowsDeps) {
           ? seal.organization_id === task.organization_id
           : seal.organization_id === null && seal.person_id === ctx.personId);
       if (!seal || !ours) throw new AppError('sign.sealNotAllowed');
-      if (!sealUsable(seal)) throw new AppError('seal.notUsable');
+      if (!repo.sealUsable(seal)) throw new AppError('seal.notUsable');
       mode = await sealAccess(db, ctx, task, seal);
       if (task.status === 'approved' && mode.access !== 'approved' && mode.access !== 'direct')
         throw new AppError('sign.sealNotAllowed');
@@ -708,7 +707,7 @@ export function createFlowsService(deps: FlowsDeps) {
       signature = await repo.sealForSigning(db, input.signatureCode);
       if (!signature || signature.organization_id !== null || signature.person_id !== ctx.personId)
         throw new AppError('sign.sealNotAllowed');
-      if (!sealUsable(signature)) throw new AppError('seal.notUsable');
+      if (!repo.sealUsable(signature)) throw new AppError('seal.notUsable');
     }
 
     const me = await personName(db, ctx.personId);
