@@ -36,9 +36,10 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
-          // A page renders and settles in well under a second on an idle machine, but a loaded CI
-          // machine may be slower: polls wait up to 10 s by default (a wait, not a weaker assertion).
-          expect: { poll: { timeout: 10_000 } },
+          // A page renders and settles in well under a second on an idle machine, but on a loaded
+          // two-core CI machine a step was seen to take over 10 s: polls wait up to 20 s by default (a
+          // wait, not a weaker assertion: a poll that succeeds returns at once).
+          expect: { poll: { timeout: 20_000 } },
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -15,6 +15,7 @@ import {
   startE2eServer,
   type E2eServer,
   JOURNEY_DIALECTS,
+  openUserPanel,
 } from './support';
 
 /**
@@ -53,11 +54,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('account flow in the brows
     await loaded;
   };
   let personName = '';
-  const openDropdown = async () => {
-    if (await page.getByTestId('user-panel').isVisible()) return;
-    await page.getByTestId('user-dropdown').click();
-    await expect.poll(() => page.getByTestId('user-panel').isVisible()).toBe(true);
-  };
+  const openDropdown = () => openUserPanel(page);
 
   beforeAll(async () => {
     expect(checkUscc(uscc).ok).toBe(true);

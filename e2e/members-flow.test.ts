@@ -16,6 +16,7 @@ import {
   uniqueOrgName,
   uniqueUscc,
   PAGE_DIALECTS,
+  openUserPanel,
 } from './support';
 
 /**
@@ -50,11 +51,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('member invitation in the bro
     await action();
     await loaded;
   };
-  const openDropdown = async (page: Page) => {
-    if (await page.getByTestId('user-panel').isVisible()) return;
-    await page.getByTestId('user-dropdown').click();
-    await expect.poll(() => page.getByTestId('user-panel').isVisible()).toBe(true);
-  };
+  const openDropdown = openUserPanel;
 
   /** Home page, the once-per-session announcement, then login with a code read from the sandbox outbox. */
   const loginBySms = async (page: Page, mobile: string) => {

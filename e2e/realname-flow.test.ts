@@ -16,6 +16,7 @@ import {
   startE2eServer,
   type E2eServer,
   JOURNEY_DIALECTS,
+  openUserPanel,
 } from './support';
 import { tinyPdf } from '../apps/server/test/upload-fixtures';
 
@@ -119,8 +120,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('real-name flow in the bro
 
   it('creates an organisation', async () => {
     await page.goto(`${base}/userCenter/infoPersonal`);
-    await page.getByTestId('user-dropdown').click();
-    await expect.poll(visible('user-panel')).toBe(true);
+    await openUserPanel(page);
     await page.getByTestId('create-org-open').click();
     await page.getByTestId('create-org-name').fill(orgName);
     await page.getByTestId('create-org-uscc').fill(uscc);

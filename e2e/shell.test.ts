@@ -21,6 +21,7 @@ import {
   uniqueMobile,
   WEB_DIST,
   PAGE_DIALECTS,
+  openUserPanel,
 } from './support';
 
 /**
@@ -156,6 +157,8 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     await page.goto(`${base}/`);
     await dismissAnnouncement(page);
     await page.getByTestId('language-switch').click();
+    // The menu takes clicks once it has opened.
+    await expect.poll(() => page.locator(MOTION).count()).toBe(0);
     await page.getByRole('menuitem', { name: /English/ }).click();
     await expect.poll(() => page.getByTestId('nav-sealService').textContent()).toBe('Seal service');
     expect(await page.evaluate("localStorage.getItem('language')")).toBe('en');
@@ -174,12 +177,12 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
   it('the logout warning dialog is 440 px and closes only by its buttons; the create dialog is 510 px', async () => {
     const page = await freshPage();
     await loginAsDemo(page);
-    await page.getByTestId('user-dropdown').click();
+    await openUserPanel(page);
     await page.getByTestId('create-org-open').click();
     const createDialog = page.locator('.ant-modal').filter({ has: page.getByTestId('create-org-form') });
     await expect.poll(() => createDialog.boundingBox().then((b) => Math.round(b?.width ?? 0))).toBe(510);
     await page.getByTestId('create-org-cancel').click();
-    await page.getByTestId('user-dropdown').click();
+    await openUserPanel(page);
     await page.getByTestId('logout-button').click();
     const warning = page
       .locator('.ant-modal')

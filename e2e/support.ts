@@ -69,6 +69,26 @@ export async function openSelect(page: Page, select: Locator): Promise<Locator> 
   return dropdown;
 }
 
+/**
+ * Opens the account dropdown and waits until it stands still: opened, and its organisation list loaded,
+ * which moves the buttons below it (a click aimed at one while the list arrives lands on another).
+ */
+export async function openUserPanel(page: Page): Promise<Locator> {
+  const panel = page.getByTestId('user-panel');
+  // A panel still closing from the step before is visible but takes no clicks.
+  await expect.poll(() => page.locator(MOTION).count()).toBe(0);
+  if (!(await panel.isVisible())) await page.getByTestId('user-dropdown').click();
+  await expect
+    .poll(
+      async () =>
+        (await panel.isVisible()) &&
+        (await panel.locator('.os-user-panel__loading').count()) === 0 &&
+        (await page.locator(MOTION).count()) === 0,
+    )
+    .toBe(true);
+  return panel;
+}
+
 /** The server serves apps/web/dist; build it once if a plain `vitest` run comes without `npm test`'s pretest. */
 export function ensureWebBuilt(): void {
   if (existsSync(join(WEB_DIST, 'index.html'))) return;
