@@ -29,7 +29,7 @@ export interface OfdStamp {
   clip?: Box;
 }
 
-/** A signature of the document as it describes itself; shown, not verified. */
+/** A signature of the document as it describes itself (`verifySignatures` checks it). */
 export interface OfdSignatureInfo {
   id: string;
   /** `Seal` (an electronic seal with a picture) or `Sign` (a digital signature without one). */
@@ -41,6 +41,10 @@ export interface OfdSignatureInfo {
   dateTime?: string;
   stamps: OfdStamp[];
   picture?: SealPicture;
+  /** Package paths of the signature's parts. */
+  files: { list: string; signature: string; signedValue?: string; seal?: string };
+  /** The parts the signature covers, each with its digest as the signature recorded it. */
+  references: { checkMethod?: string; items: { file: string; checkValue: string }[] };
 }
 
 /** One resource file's entries and the folder its files live in. */
@@ -286,10 +290,13 @@ function readSignatures(
     }
     const valueLoc = childText(sig, 'SignedValue');
     const sealLoc = childText(child(signed, 'Seal'), 'BaseLoc');
-    const sources = [valueLoc, sealLoc]
+    const valuePath = valueLoc ? resolveLoc(dirOf(path), valueLoc) : undefined;
+    const sealPath = sealLoc ? resolveLoc(dirOf(path), sealLoc) : undefined;
+    const sources = [valuePath, sealPath]
       .filter((l): l is string => !!l)
-      .map((l) => pkg.tryGet(resolveLoc(dirOf(path), l)))
+      .map((l) => pkg.tryGet(l))
       .filter((b): b is Uint8Array => !!b);
+    const refs = child(signed, 'References');
     let picture: SealPicture | undefined;
     for (const der of sources) {
       picture = findSealPicture(der);
@@ -304,6 +311,15 @@ function readSignatures(
       dateTime: childText(signed, 'SignatureDateTime'),
       stamps,
       picture,
+      files: { list: listPath, signature: path, signedValue: valuePath, seal: sealPath },
+      references: {
+        checkMethod: attr(refs, 'CheckMethod'),
+        items: children(refs, 'Reference').map((r) => ({
+          // FileRef is absolute from the package root (or, as some writers put it, relative to it).
+          file: resolveLoc('', attr(r, 'FileRef') ?? ''),
+          checkValue: (childText(r, 'CheckValue') ?? '').replace(/\s+/g, ''),
+        })),
+      },
     });
   }
   return out;

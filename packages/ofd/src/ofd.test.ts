@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
-import { strToU8, zipSync } from 'fflate';
+import * as asn1js from 'asn1js';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { expandDeltas, OfdError, pathData, readOfd } from './index';
 import { findSealPicture } from './seal-picture';
-import { buildOfd, NS, page, RED_PIXEL, sealDer } from './test-ofd';
+import { buildOfd, NS, page, RED_PIXEL, sealDer, testSigner, withPart } from './test-ofd';
 
 const CORPUS = join(import.meta.dirname, '../../../../shared/corpus/ofd');
 /** The third-party corpus sits beside the repository checkout; it is absent on a fresh clone. */
@@ -197,6 +198,114 @@ describe('reading packages built here', () => {
   });
 });
 
+describe('verifying signatures (GB/T 38540 v4, SM2 with SM3)', () => {
+  const signer = testSigner('杭州测试科技有限公司');
+  const signed = buildOfd({
+    seal: {
+      picture: RED_PIXEL,
+      boundary: '120 200 40 40',
+      signer,
+      sealName: '杭州测试科技有限公司合同专用章',
+    },
+  });
+  const SIGNATURE = 'Doc_0/Signs/Sign_0/Signature.xml';
+  const VALUE = 'Doc_0/Signs/Sign_0/SignedValue.dat';
+  const CONTENT = 'Doc_0/Pages/Page_0/Content.xml';
+  const verify = (bytes: Uint8Array) => readOfd(bytes).verifySignatures();
+  const text = (bytes: Uint8Array, path: string) => new TextDecoder().decode(unzipSync(bytes)[path]);
+
+  it('finds a signed package valid: every part, the data hash, the signature and who made it', async () => {
+    const [check, ...more] = await verify(signed);
+    expect(more).toEqual([]);
+    expect(check).toMatchObject({
+      id: '1',
+      type: 'Seal',
+      format: 'sesV4',
+      verdict: 'valid',
+      problems: [],
+      algorithm: '1.2.156.10197.1.501',
+      sealName: '杭州测试科技有限公司合同专用章',
+      signedAt: '2026-01-02T03:04:05.000Z',
+      signer: { subject: '杭州测试科技有限公司', issuer: '杭州测试科技有限公司', serialNumber: '1234' },
+      certificateValidAtSigning: true,
+    });
+    expect(check!.references.map((r) => r.file)).toEqual([
+      'OFD.xml',
+      'Doc_0/Document.xml',
+      'Doc_0/PublicRes.xml',
+      'Doc_0/DocumentRes.xml',
+      'Doc_0/Res/red.png',
+      CONTENT,
+    ]);
+    expect(check!.references.every((r) => r.status === 'ok')).toBe(true);
+  });
+
+  it('finds a page changed after signing invalid, naming the part', async () => {
+    const changed = withPart(signed, CONTENT, text(signed, CONTENT).replace('合同书', '合同本'));
+    const [check] = await verify(changed);
+    expect(check).toMatchObject({ verdict: 'invalid', problems: ['referenceChanged'] });
+    expect(check!.references.filter((r) => r.status !== 'ok')).toEqual([
+      { file: CONTENT, status: 'changed' },
+    ]);
+    // An image swapped, or taken out.
+    expect((await verify(withPart(signed, 'Doc_0/Res/red.png', sealDer(RED_PIXEL))))[0]!.problems).toEqual([
+      'referenceChanged',
+    ]);
+    const [gone] = await verify(withPart(signed, 'Doc_0/Res/red.png', undefined));
+    expect(gone).toMatchObject({ verdict: 'invalid', problems: ['referenceMissing'] });
+  });
+
+  it('finds the references rewritten to match a changed page invalid: the signed value names the old list', async () => {
+    const newContent = text(signed, CONTENT).replace('合同书', '合同本');
+    const digest = readOfd(
+      buildOfd({
+        parts: { [CONTENT]: newContent },
+        seal: { picture: RED_PIXEL, boundary: '1 1 1 1', signer },
+      }),
+    ).signatures[0]!.references.items.find((r) => r.file === CONTENT)!.checkValue;
+    const old = readOfd(signed).signatures[0]!.references.items.find((r) => r.file === CONTENT)!.checkValue;
+    let forged = withPart(signed, CONTENT, newContent);
+    forged = withPart(forged, SIGNATURE, text(signed, SIGNATURE).replace(old, digest));
+    const [check] = await verify(forged);
+    expect(check!.references.every((r) => r.status === 'ok')).toBe(true);
+    expect(check).toMatchObject({ verdict: 'invalid', problems: ['dataHashMismatch'] });
+  });
+
+  it('finds a signed value signed by another key than its certificate’s invalid', async () => {
+    const other = testSigner('杭州测试科技有限公司');
+    const impostor = buildOfd({
+      seal: {
+        picture: RED_PIXEL,
+        boundary: '120 200 40 40',
+        signer: { ...other, certificate: signer.certificate },
+      },
+    });
+    const [check] = await verify(impostor);
+    expect(check).toMatchObject({ verdict: 'invalid', problems: ['signatureInvalid'] });
+    // And one bit of the signature flipped.
+    const value = unzipSync(signed)[VALUE]!.slice();
+    value[value.length - 5]! ^= 1;
+    expect((await verify(withPart(signed, VALUE, value)))[0]!.problems).toEqual(['signatureInvalid']);
+  });
+
+  it('says why a signature cannot be checked: a bare value, no references, an unreadable value', async () => {
+    const bare = new asn1js.Sequence({
+      value: [new asn1js.Integer({ value: 7 }), new asn1js.Integer({ value: 9 })],
+    }).toBER();
+    const [b] = await verify(withPart(signed, VALUE, new Uint8Array(bare)));
+    expect(b).toMatchObject({ format: 'bare', verdict: 'unverifiable', problems: ['noCertificate'] });
+    // The picture-only value of an unsigned test seal, with no references either.
+    const [u] = await verify(buildOfd({ seal: { picture: RED_PIXEL, boundary: '1 1 40 40' } }));
+    expect(u).toMatchObject({ verdict: 'unverifiable' });
+    expect(u!.problems).toEqual(expect.arrayContaining(['noReferences', 'signedValueUnreadable']));
+    const [g] = await verify(withPart(signed, VALUE, strToU8('garbage')));
+    expect(g).toMatchObject({ verdict: 'unverifiable', problems: ['signedValueUnreadable'] });
+    const [m] = await verify(withPart(signed, VALUE, undefined));
+    expect(m).toMatchObject({ verdict: 'unverifiable', problems: ['signedValueMissing'] });
+    expect(await verify(buildOfd())).toEqual([]);
+  });
+});
+
 describe.skipIf(!HAS_CORPUS)('third-party packages (shared corpus, made by ofdrw and others)', () => {
   it('reads every corpus package and draws every page as well-formed SVG', () => {
     const expected: Record<string, number> = {
@@ -271,5 +380,35 @@ describe.skipIf(!HAS_CORPUS)('third-party packages (shared corpus, made by ofdrw
     expect(faces.length).toBeGreaterThan(0);
     expect(new Set(faces).size).toBe(faces.length);
     expect(svg).toContain('src:url(data:font/ttf;base64,');
+  });
+
+  it('checks the signatures other tools made: valid, changed after signing, or without a certificate', async () => {
+    const summary = async (name: string) =>
+      (await readOfd(corpus(name)).verifySignatures()).map((c) => ({
+        verdict: c.verdict,
+        problems: c.problems,
+        changed: c.references.filter((r) => r.status !== 'ok').map((r) => `${r.file} ${r.status}`),
+      }));
+    expect(await summary('SESV4SignDoc')).toEqual([{ verdict: 'valid', problems: [], changed: [] }]);
+    const [v4] = await readOfd(corpus('SESV4SignDoc')).verifySignatures();
+    expect(v4).toMatchObject({ sealName: 'OFD R&W 测试用印章', signer: { subject: 'Test Certificate' } });
+    // Two signatures; the first covered the signature list, which the second one extended.
+    expect(await summary('h')).toEqual([
+      { verdict: 'valid', problems: [], changed: ['Doc_0/Signs/Signatures.xml laterSignatures'] },
+      { verdict: 'valid', problems: [], changed: [] },
+    ]);
+    // A bare SM2 value without a certificate: its parts are intact, its signer cannot be known.
+    expect(await summary('DigitalSign')).toEqual([
+      { verdict: 'unverifiable', problems: ['noCertificate'], changed: [] },
+    ]);
+    // These samples were edited after they were sealed (their signed values themselves are intact).
+    expect(await summary('invoice-sample_fapiao-shili')).toEqual([
+      { verdict: 'invalid', problems: ['referenceChanged'], changed: ['Doc_0/Document.xml changed'] },
+    ]);
+    const pages = ['Doc_0/Pages/Page_1/Content.xml changed', 'Doc_0/Pages/Page_0/Content.xml changed'];
+    expect(await summary('zsbk')).toEqual([
+      { verdict: 'invalid', problems: ['referenceChanged'], changed: pages },
+      { verdict: 'invalid', problems: ['referenceChanged'], changed: pages },
+    ]);
   });
 });

@@ -1,5 +1,7 @@
 import * as asn1js from 'asn1js';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import smCrypto from 'sm-crypto';
+import { toBase64 } from './bytes';
 
 /** Test packages built in memory: one page of text, a path and an image, with the parts a test may drop. */
 export interface TestOfdOptions {
@@ -9,8 +11,166 @@ export interface TestOfdOptions {
   /** Extra or replacing parts by path. */
   parts?: Record<string, string | Uint8Array>;
   omit?: string[];
-  /** An electronic seal on the first page: its picture (a PNG) where `boundary` puts it. */
-  seal?: { picture: Uint8Array; boundary: string; provider?: string };
+  /**
+   * An electronic seal on the first page: its picture (a PNG) where `boundary` puts it. With a `signer`
+   * the signature is a real one (GB/T 38540 v4, SM2 with SM3) over every other part of the package;
+   * without, its signed value only holds the picture.
+   */
+  seal?: { picture: Uint8Array; boundary: string; provider?: string; signer?: TestSigner; sealName?: string };
+}
+
+const SM2_WITH_SM3 = '1.2.156.10197.1.501';
+
+/** An SM2 key and a self-issued certificate for it, to sign test packages with. */
+export interface TestSigner {
+  privateKey: string;
+  publicKey: string;
+  certificate: Uint8Array;
+  name: string;
+}
+
+const hex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
+const dn = (cn: string) =>
+  new asn1js.Sequence({
+    value: [
+      new asn1js.Set({
+        value: [
+          new asn1js.Sequence({
+            value: [new asn1js.ObjectIdentifier({ value: '2.5.4.3' }), new asn1js.Utf8String({ value: cn })],
+          }),
+        ],
+      }),
+    ],
+  });
+const sm2Sign = (data: Uint8Array, signer: Pick<TestSigner, 'privateKey' | 'publicKey'>) =>
+  hex(
+    smCrypto.sm2.doSignature(Array.from(data), signer.privateKey, {
+      der: true,
+      hash: true,
+      publicKey: signer.publicKey,
+    }),
+  );
+
+export function testSigner(name = '测试签章人'): TestSigner {
+  const { privateKey, publicKey } = smCrypto.sm2.generateKeyPairHex();
+  const alg = () => new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: SM2_WITH_SM3 })] });
+  const tbs = new asn1js.Sequence({
+    value: [
+      new asn1js.Constructed({
+        idBlock: { tagClass: 3, tagNumber: 0 },
+        value: [new asn1js.Integer({ value: 2 })],
+      }),
+      new asn1js.Integer({ value: 0x1234 }),
+      alg(),
+      dn(name),
+      new asn1js.Sequence({
+        value: [
+          new asn1js.UTCTime({ valueDate: new Date(Date.UTC(2024, 0, 1)) }),
+          new asn1js.UTCTime({ valueDate: new Date(Date.UTC(2044, 0, 1)) }),
+        ],
+      }),
+      dn(name),
+      new asn1js.Sequence({
+        value: [
+          new asn1js.Sequence({
+            value: [
+              new asn1js.ObjectIdentifier({ value: '1.2.840.10045.2.1' }),
+              new asn1js.ObjectIdentifier({ value: '1.2.156.10197.1.301' }),
+            ],
+          }),
+          new asn1js.BitString({ valueHex: hex(publicKey) }),
+        ],
+      }),
+    ],
+  });
+  const signature = sm2Sign(new Uint8Array(tbs.toBER()), { privateKey, publicKey });
+  const certificate = new Uint8Array(
+    new asn1js.Sequence({ value: [tbs, alg(), new asn1js.BitString({ valueHex: signature })] }).toBER(),
+  );
+  return { privateKey, publicKey, certificate, name };
+}
+
+/**
+ * A GB/T 38540 v4 signed value: the seal (its name and picture), the time, the SM3 hash of the
+ * Signature.xml it belongs to, signed with SM2 by `signer`, whose certificate it carries.
+ */
+export function signedSealDer(
+  signatureXml: Uint8Array,
+  signer: TestSigner,
+  seal: { picture: Uint8Array; name: string; at?: Date },
+): Uint8Array {
+  const at = seal.at ?? new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
+  const esealInfo = new asn1js.Sequence({
+    value: [
+      new asn1js.Sequence({
+        value: [
+          new asn1js.IA5String({ value: 'ES' }),
+          new asn1js.Integer({ value: 4 }),
+          new asn1js.IA5String({ value: 'test' }),
+        ],
+      }),
+      new asn1js.IA5String({ value: 'TEST-SEAL-0001' }),
+      new asn1js.Sequence({
+        value: [
+          new asn1js.Integer({ value: 1 }),
+          new asn1js.Utf8String({ value: seal.name }),
+          new asn1js.Integer({ value: 1 }),
+          new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: signer.certificate })] }),
+          new asn1js.GeneralizedTime({ valueDate: at }),
+          new asn1js.GeneralizedTime({ valueDate: at }),
+          new asn1js.GeneralizedTime({ valueDate: new Date(at.getTime() + 365 * 86_400_000) }),
+        ],
+      }),
+      new asn1js.Sequence({
+        value: [
+          new asn1js.IA5String({ value: 'PNG' }),
+          new asn1js.OctetString({ valueHex: seal.picture }),
+          new asn1js.Integer({ value: 40 }),
+          new asn1js.Integer({ value: 40 }),
+        ],
+      }),
+    ],
+  });
+  const esealInfoDer = new Uint8Array(esealInfo.toBER());
+  const eseal = new asn1js.Sequence({
+    value: [
+      esealInfo,
+      new asn1js.OctetString({ valueHex: signer.certificate }),
+      new asn1js.ObjectIdentifier({ value: SM2_WITH_SM3 }),
+      new asn1js.BitString({ valueHex: sm2Sign(esealInfoDer, signer) }),
+    ],
+  });
+  const toSign = new asn1js.Sequence({
+    value: [
+      new asn1js.Integer({ value: 4 }),
+      eseal,
+      new asn1js.GeneralizedTime({ valueDate: at }),
+      new asn1js.BitString({ valueHex: hex(smCrypto.sm3(signatureXml)) }),
+      new asn1js.IA5String({ value: '/Doc_0/Signs/Sign_0/Signature.xml' }),
+    ],
+  });
+  return new Uint8Array(
+    new asn1js.Sequence({
+      value: [
+        toSign,
+        new asn1js.OctetString({ valueHex: signer.certificate }),
+        new asn1js.ObjectIdentifier({ value: SM2_WITH_SM3 }),
+        new asn1js.BitString({ valueHex: sm2Sign(new Uint8Array(toSign.toBER()), signer) }),
+      ],
+    }).toBER(),
+  );
+}
+
+/** A package with one part replaced (or, with `undefined`, removed), everything else byte for byte. */
+export function withPart(
+  ofd: Uint8Array,
+  path: string,
+  content: string | Uint8Array | undefined,
+): Uint8Array {
+  const files: Record<string, Uint8Array> = unzipSync(ofd);
+  if (content === undefined) delete files[path];
+  else files[path] = typeof content === 'string' ? strToU8(content) : content;
+  return zipSync(files);
 }
 
 /**
@@ -70,17 +230,35 @@ export function buildOfd(options: TestOfdOptions = {}): Uint8Array {
     'Doc_0/DocumentRes.xml': `<?xml version="1.0" encoding="UTF-8"?><ofd:Res ${NS} BaseLoc="Res"><ofd:MultiMedias><ofd:MultiMedia ID="7" Type="Image"><ofd:MediaFile>red.png</ofd:MediaFile></ofd:MultiMedia></ofd:MultiMedias></ofd:Res>`,
     'Doc_0/Res/red.png': RED_PIXEL,
   };
-  if (options.seal) {
-    parts['Doc_0/Signs/Signatures.xml'] =
-      `<?xml version="1.0" encoding="UTF-8"?><ofd:Signatures ${NS}><ofd:MaxSignId>1</ofd:MaxSignId><ofd:Signature ID="1" Type="Seal" BaseLoc="Sign_0/Signature.xml"/></ofd:Signatures>`;
-    parts['Doc_0/Signs/Sign_0/Signature.xml'] =
-      `<?xml version="1.0" encoding="UTF-8"?><ofd:Signature ${NS}><ofd:SignedInfo><ofd:Provider ProviderName="${options.seal.provider ?? 'test-provider'}"/><ofd:SignatureMethod>1.2.156.10197.1.501</ofd:SignatureMethod><ofd:StampAnnot ID="s1" PageRef="100" Boundary="${options.seal.boundary}"/></ofd:SignedInfo><ofd:SignedValue>SignedValue.dat</ofd:SignedValue></ofd:Signature>`;
-    parts['Doc_0/Signs/Sign_0/SignedValue.dat'] = sealDer(options.seal.picture);
-  }
   pages.forEach((p, i) => (parts[`Doc_0/Pages/Page_${i}/Content.xml`] = p));
   Object.assign(parts, options.parts ?? {});
   if (options.withOfdXml === false) delete parts['OFD.xml'];
   for (const o of options.omit ?? []) delete parts[o];
+  const seal = options.seal;
+  if (seal) {
+    parts['Doc_0/Signs/Signatures.xml'] =
+      `<?xml version="1.0" encoding="UTF-8"?><ofd:Signatures ${NS}><ofd:MaxSignId>1</ofd:MaxSignId><ofd:Signature ID="1" Type="Seal" BaseLoc="Sign_0/Signature.xml"/></ofd:Signatures>`;
+    // A real signature covers every part there is so far, each by its SM3 digest.
+    const references = seal.signer
+      ? `<ofd:References CheckMethod="SM3">${Object.entries(parts)
+          .filter(([path]) => !path.startsWith('Doc_0/Signs/'))
+          .map(
+            ([path, v]) =>
+              `<ofd:Reference FileRef="/${path}"><ofd:CheckValue>${toBase64(hex(smCrypto.sm3(typeof v === 'string' ? strToU8(v) : v)))}</ofd:CheckValue></ofd:Reference>`,
+          )
+          .join('')}</ofd:References>`
+      : '';
+    const signatureXml = strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><ofd:Signature ${NS}><ofd:SignedInfo><ofd:Provider ProviderName="${seal.provider ?? 'test-provider'}"/><ofd:SignatureMethod>1.2.156.10197.1.501</ofd:SignatureMethod><ofd:SignatureDateTime>2026-01-02 11:04:05</ofd:SignatureDateTime>${references}<ofd:StampAnnot ID="s1" PageRef="100" Boundary="${seal.boundary}"/></ofd:SignedInfo><ofd:SignedValue>SignedValue.dat</ofd:SignedValue></ofd:Signature>`,
+    );
+    parts['Doc_0/Signs/Sign_0/Signature.xml'] = signatureXml;
+    parts['Doc_0/Signs/Sign_0/SignedValue.dat'] = seal.signer
+      ? signedSealDer(signatureXml, seal.signer, {
+          picture: seal.picture,
+          name: seal.sealName ?? '测试合同专用章',
+        })
+      : sealDer(seal.picture);
+  }
   return zipSync(
     Object.fromEntries(
       Object.entries(parts).map(([k, v]) => [k, typeof v === 'string' ? strToU8(v) : v] as const),
