@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svgToPng } from '@openseal/seal-image/node';
-import { buildOfd, page as ofdPage } from '../packages/ofd/src/test-ofd';
+import { buildOfd, page as ofdPage, testSigner } from '../packages/ofd/src/test-ofd';
 import { contractPdf, signOrgByApi, type SignOrg } from './sign-support';
 import {
   ensureWebBuilt,
@@ -70,7 +70,14 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
           '<ofd:TextObject ID="6" Boundary="30 30 150 12" Font="3" Size="8"><ofd:TextCode X="0" Y="8" DeltaX="g 3 8">第二页</ofd:TextCode></ofd:TextObject>',
         ),
       ],
-      seal: { picture: await sealPicture(), boundary: '130 60 40 40', provider: '测试签章系统' },
+      seal: {
+        picture: await sealPicture(),
+        boundary: '130 60 40 40',
+        provider: '测试签章系统',
+        // A real SM2 signature over the package, which the viewer checks.
+        signer: testSigner('杭州测试科技有限公司'),
+        sealName: '杭州测试科技有限公司发票专用章',
+      },
     });
     browser = await launchChromium();
     context = await browser.newContext({
@@ -106,7 +113,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
     await shot('01-upload');
   });
 
-  it('2. the OFD tab draws both pages and the seal the file carries, and says it cannot be signed yet', async () => {
+  it('2. the OFD tab draws both pages and the seal the file carries, checks the seal, and says the file cannot be signed yet', async () => {
     await page.getByTestId('quick-next').click();
     await expect
       .poll(() => page.getByTestId('sign-quickly-page').getAttribute('data-step'), { timeout: 15_000 })
@@ -121,7 +128,15 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
       })
       .toBe('true');
     expect(await page.getByTestId('ofd-pending').first().isVisible()).toBe(true);
-    expect(await page.getByTestId('ofd-seals').textContent()).toContain('测试签章系统');
+    // The seal it carries is checked in the page: its parts, its signed value, its signer's key.
+    const seals = page.getByTestId('ofd-seals');
+    await expect.poll(() => seals.getAttribute('data-verdict')).toBe('valid');
+    expect(await page.getByTestId('ofd-signature').getAttribute('data-verdict')).toBe('valid');
+    const text = await seals.textContent();
+    expect(text).toContain('签章有效');
+    expect(text).toContain('杭州测试科技有限公司发票专用章');
+    expect(text).toContain('测试签章系统');
+    expect(text).toContain('签章者：杭州测试科技有限公司');
     // The drawn page is the document: its size in proportion to the page's millimetres (A4).
     const img = page.locator('[data-testid="ofd-page"][data-page="1"] img');
     // (The page functions are written as text: the browser tests are compiled without the DOM types.)

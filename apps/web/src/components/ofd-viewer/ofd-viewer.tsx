@@ -4,13 +4,14 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useElementWidth, useNearViewport } from '../../hooks/use-element-box';
 import '../pdf-viewer/pdf-viewer.css';
+import { OfdSignatures } from './ofd-signatures';
 
 /**
  * The shared OFD viewer: every page of an OFD package (GB/T 33190) stacked at a zoom that fits the
  * container's width, as the PDF viewer does. `@openseal/ofd` (the same reader the server checks uploads
  * with) loads on first use in a chunk of its own and draws each page as SVG when it comes near the
  * viewport; the SVG is shown as an image, so nothing in a document can run in the page. Seal pictures of
- * the document's signatures are drawn where they sit; they are not verified here.
+ * the document's signatures are drawn where they sit, and the signatures are checked (OfdSignatures).
  */
 export interface OfdViewerProps {
   data: Uint8Array;
@@ -50,7 +51,6 @@ export function OfdViewer({ data, maxWidth = 900, preloadPx = 800, testId = 'ofd
   }, [data]);
 
   const available = Math.min(maxWidth, Math.max(0, width - 16));
-  const seals = doc?.signatures.filter((s) => s.stamps.length > 0) ?? [];
   return (
     <div
       className="os-pdf-viewer"
@@ -75,18 +75,7 @@ export function OfdViewer({ data, maxWidth = 900, preloadPx = 800, testId = 'ofd
         </div>
       ) : (
         <>
-          {seals.length > 0 ? (
-            <Alert
-              type="info"
-              showIcon
-              style={{ width: available }}
-              data-testid="ofd-seals"
-              title={t('ofdViewer.seals', {
-                count: seals.length,
-                names: seals.map((s) => s.provider ?? s.type).join('、'),
-              })}
-            />
-          ) : null}
+          <OfdSignatures doc={doc} width={available} />
           {doc.warnings.length > 0 ? (
             <Alert
               type="warning"
