@@ -7,6 +7,14 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+export function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+export function fromHex(hex: string): Uint8Array {
+  return Uint8Array.from(hex.match(/../g) ?? [], (b) => parseInt(b, 16));
+}
+
 /** The media type of an image or font by its first bytes; undefined for what a browser cannot draw. */
 export function sniffMime(bytes: Uint8Array): string | undefined {
   const b = bytes;

@@ -1,4 +1,5 @@
 import * as asn1js from 'asn1js';
+import { octets, textOf } from './asn1';
 
 /** The picture of an electronic seal (GB/T 38540 / GM/T 0031 `ES_PictrueInfo`), as stored in the seal. */
 export interface SealPicture {
@@ -39,7 +40,7 @@ function search(node: asn1js.AsnType, depth: number): SealPicture | undefined {
     type.idBlock.tagClass === 1 &&
     STRING_TAGS.has(type.idBlock.tagNumber)
   ) {
-    const name = stringOf(type).trim().toLowerCase();
+    const name = textOf(type).trim().toLowerCase();
     if (/^[a-z0-9+.-]{2,10}$/.test(name)) {
       const bytes = octets(data);
       if (bytes.length > 0)
@@ -56,23 +57,4 @@ function search(node: asn1js.AsnType, depth: number): SealPicture | undefined {
     if (found) return found;
   }
   return undefined;
-}
-
-function stringOf(node: asn1js.AsnType): string {
-  const block = (node as unknown as { valueBlock: { value?: unknown; valueHexView?: Uint8Array } })
-    .valueBlock;
-  if (typeof block.value === 'string') return block.value;
-  return block.valueHexView ? new TextDecoder('latin1').decode(block.valueHexView) : '';
-}
-
-function octets(node: asn1js.OctetString): Uint8Array {
-  if (!node.valueBlock.isConstructed) return new Uint8Array(node.valueBlock.valueHexView);
-  const parts = node.valueBlock.value.map((p) => octets(p as asn1js.OctetString));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

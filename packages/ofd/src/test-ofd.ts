@@ -1,7 +1,7 @@
 import * as asn1js from 'asn1js';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import smCrypto from 'sm-crypto';
-import { toBase64 } from './bytes';
+import { fromHex as hex, toBase64 } from './bytes';
 
 /** Test packages built in memory: one page of text, a path and an image, with the parts a test may drop. */
 export interface TestOfdOptions {
@@ -29,7 +29,6 @@ export interface TestSigner {
   name: string;
 }
 
-const hex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
 const dn = (cn: string) =>
   new asn1js.Sequence({
     value: [

@@ -1,5 +1,7 @@
 import * as asn1js from 'asn1js';
 import smCrypto from 'sm-crypto';
+import { bits, octets, textOf } from './asn1';
+import { fromHex, toBase64, toHex } from './bytes';
 import type { OfdPackageDocument, OfdSignatureInfo } from './document';
 
 /**
@@ -342,45 +344,6 @@ function timeOf(node: asn1js.AsnType | undefined): string | undefined {
   return undefined;
 }
 
-function textOf(node: asn1js.AsnType): string {
-  const block = (node as unknown as { valueBlock: { value?: unknown; valueHexView?: Uint8Array } })
-    .valueBlock;
-  if (typeof block.value === 'string') return block.value;
-  return block.valueHexView ? new TextDecoder().decode(block.valueHexView) : '';
-}
-
-function bits(node: asn1js.BitString): Uint8Array {
-  return new Uint8Array(node.valueBlock.valueHexView);
-}
-
-function octets(node: asn1js.OctetString): Uint8Array {
-  if (!node.valueBlock.isConstructed) return new Uint8Array(node.valueBlock.valueHexView);
-  const parts = node.valueBlock.value.map((p) => octets(p as asn1js.OctetString));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 function equal(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function toHex(b: Uint8Array): string {
-  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-}
-
-function fromHex(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
-function toBase64(b: Uint8Array): string {
-  let s = '';
-  for (const x of b) s += String.fromCharCode(x);
-  return btoa(s);
 }
