@@ -1,3 +1,4 @@
+import { createHash, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
@@ -6,7 +7,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { expandDeltas, OfdError, pathData, readOfd } from './index';
 import { findSealPicture } from './seal-picture';
-import { buildOfd, NS, page, RED_PIXEL, sealDer, testSigner, withPart } from './test-ofd';
+import { buildOfd, NS, page, RED_PIXEL, sealDer, signerFor, testSigner, withPart } from './test-ofd';
 
 const CORPUS = join(import.meta.dirname, '../../../../shared/corpus/ofd');
 /** The third-party corpus sits beside the repository checkout; it is absent on a fresh clone. */
@@ -286,6 +287,26 @@ describe('verifying signatures (GB/T 38540 v4, SM2 with SM3)', () => {
     const value = unzipSync(signed)[VALUE]!.slice();
     value[value.length - 5]! ^= 1;
     expect((await verify(withPart(signed, VALUE, value)))[0]!.problems).toEqual(['signatureInvalid']);
+  });
+
+  it('checks a value signed with RSA and SHA-256 as well', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const rsa = signerFor('RSA 签章人', {
+      algorithm: '1.2.840.113549.1.1.11',
+      spki: new Uint8Array(publicKey.export({ type: 'spki', format: 'der' })),
+      sign: (data) => new Uint8Array(nodeSign('sha256', data, privateKey)),
+      hash: (data) => new Uint8Array(createHash('sha256').update(data).digest()),
+    });
+    const ofd = buildOfd({ seal: { picture: RED_PIXEL, boundary: '1 1 40 40', signer: rsa } });
+    const [check] = await verify(ofd);
+    expect(check).toMatchObject({
+      verdict: 'valid',
+      algorithm: '1.2.840.113549.1.1.11',
+      signer: { subject: 'RSA 签章人' },
+    });
+    const value = unzipSync(ofd)[VALUE]!.slice();
+    value[value.length - 5]! ^= 1;
+    expect((await verify(withPart(ofd, VALUE, value)))[0]!.problems).toEqual(['signatureInvalid']);
   });
 
   it('says why a signature cannot be checked: a bare value, no references, an unreadable value', async () => {

@@ -13,7 +13,7 @@ export interface TestOfdOptions {
   omit?: string[];
   /**
    * An electronic seal on the first page: its picture (a PNG) where `boundary` puts it. With a `signer`
-   * the signature is a real one (GB/T 38540 v4, SM2 with SM3) over every other part of the package;
+   * the signature is a real one (GB/T 38540 v4, by the signer's algorithm) over every other part of the package;
    * without, its signed value only holds the picture.
    */
   seal?: { picture: Uint8Array; boundary: string; provider?: string; signer?: TestSigner; sealName?: string };
@@ -21,12 +21,15 @@ export interface TestOfdOptions {
 
 const SM2_WITH_SM3 = '1.2.156.10197.1.501';
 
-/** An SM2 key and a self-issued certificate for it, to sign test packages with. */
+/** A key and a self-issued certificate for it, to sign test packages with. */
 export interface TestSigner {
-  privateKey: string;
-  publicKey: string;
-  certificate: Uint8Array;
   name: string;
+  certificate: Uint8Array;
+  /** The OID of the signature algorithm (SM2 with SM3 by default). */
+  algorithm: string;
+  sign(data: Uint8Array): Uint8Array;
+  /** The hash that goes with the algorithm, of the Signature.xml a value is made for. */
+  hash(data: Uint8Array): Uint8Array;
 }
 
 const dn = (cn: string) =>
@@ -41,18 +44,16 @@ const dn = (cn: string) =>
       }),
     ],
   });
-const sm2Sign = (data: Uint8Array, signer: Pick<TestSigner, 'privateKey' | 'publicKey'>) =>
-  hex(
-    smCrypto.sm2.doSignature(Array.from(data), signer.privateKey, {
-      der: true,
-      hash: true,
-      publicKey: signer.publicKey,
-    }),
-  );
 
-export function testSigner(name = '测试签章人'): TestSigner {
-  const { privateKey, publicKey } = smCrypto.sm2.generateKeyPairHex();
-  const alg = () => new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: SM2_WITH_SM3 })] });
+/**
+ * A signer from any key: `spki` is its public key as DER SubjectPublicKeyInfo, `sign` signs with the
+ * private key by `algorithm`; the certificate is issued by the key to itself.
+ */
+export function signerFor(
+  name: string,
+  key: Pick<TestSigner, 'algorithm' | 'sign' | 'hash'> & { spki: Uint8Array },
+): TestSigner {
+  const alg = () => new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: key.algorithm })] });
   const tbs = new asn1js.Sequence({
     value: [
       new asn1js.Constructed({
@@ -69,29 +70,42 @@ export function testSigner(name = '测试签章人'): TestSigner {
         ],
       }),
       dn(name),
-      new asn1js.Sequence({
-        value: [
-          new asn1js.Sequence({
-            value: [
-              new asn1js.ObjectIdentifier({ value: '1.2.840.10045.2.1' }),
-              new asn1js.ObjectIdentifier({ value: '1.2.156.10197.1.301' }),
-            ],
-          }),
-          new asn1js.BitString({ valueHex: hex(publicKey) }),
-        ],
-      }),
+      asn1js.fromBER(key.spki).result,
     ],
   });
-  const signature = sm2Sign(new Uint8Array(tbs.toBER()), { privateKey, publicKey });
+  const signature = key.sign(new Uint8Array(tbs.toBER()));
   const certificate = new Uint8Array(
     new asn1js.Sequence({ value: [tbs, alg(), new asn1js.BitString({ valueHex: signature })] }).toBER(),
   );
-  return { privateKey, publicKey, certificate, name };
+  return { name, certificate, algorithm: key.algorithm, sign: key.sign, hash: key.hash };
+}
+
+/** An SM2 signer with a fresh key. */
+export function testSigner(name = '测试签章人'): TestSigner {
+  const { privateKey, publicKey } = smCrypto.sm2.generateKeyPairHex();
+  const spki = new asn1js.Sequence({
+    value: [
+      new asn1js.Sequence({
+        value: [
+          new asn1js.ObjectIdentifier({ value: '1.2.840.10045.2.1' }),
+          new asn1js.ObjectIdentifier({ value: '1.2.156.10197.1.301' }),
+        ],
+      }),
+      new asn1js.BitString({ valueHex: hex(publicKey) }),
+    ],
+  });
+  return signerFor(name, {
+    algorithm: SM2_WITH_SM3,
+    spki: new Uint8Array(spki.toBER()),
+    sign: (data) =>
+      hex(smCrypto.sm2.doSignature(Array.from(data), privateKey, { der: true, hash: true, publicKey })),
+    hash: (data) => hex(smCrypto.sm3(data)),
+  });
 }
 
 /**
- * A GB/T 38540 v4 signed value: the seal (its name and picture), the time, the SM3 hash of the
- * Signature.xml it belongs to, signed with SM2 by `signer`, whose certificate it carries.
+ * A GB/T 38540 v4 signed value: the seal (its name and picture), the time, the hash of the Signature.xml
+ * it belongs to, signed by `signer`, whose certificate it carries.
  */
 export function signedSealDer(
   signatureXml: Uint8Array,
@@ -135,8 +149,8 @@ export function signedSealDer(
     value: [
       esealInfo,
       new asn1js.OctetString({ valueHex: signer.certificate }),
-      new asn1js.ObjectIdentifier({ value: SM2_WITH_SM3 }),
-      new asn1js.BitString({ valueHex: sm2Sign(esealInfoDer, signer) }),
+      new asn1js.ObjectIdentifier({ value: signer.algorithm }),
+      new asn1js.BitString({ valueHex: signer.sign(esealInfoDer) }),
     ],
   });
   const toSign = new asn1js.Sequence({
@@ -144,7 +158,7 @@ export function signedSealDer(
       new asn1js.Integer({ value: 4 }),
       eseal,
       new asn1js.GeneralizedTime({ valueDate: at }),
-      new asn1js.BitString({ valueHex: hex(smCrypto.sm3(signatureXml)) }),
+      new asn1js.BitString({ valueHex: signer.hash(signatureXml) }),
       new asn1js.IA5String({ value: '/Doc_0/Signs/Sign_0/Signature.xml' }),
     ],
   });
@@ -153,8 +167,8 @@ export function signedSealDer(
       value: [
         toSign,
         new asn1js.OctetString({ valueHex: signer.certificate }),
-        new asn1js.ObjectIdentifier({ value: SM2_WITH_SM3 }),
-        new asn1js.BitString({ valueHex: sm2Sign(new Uint8Array(toSign.toBER()), signer) }),
+        new asn1js.ObjectIdentifier({ value: signer.algorithm }),
+        new asn1js.BitString({ valueHex: signer.sign(new Uint8Array(toSign.toBER())) }),
       ],
     }).toBER(),
   );
