@@ -612,8 +612,10 @@ export function createSealsService(deps: SealsDeps) {
     return ctx.organizationId === null || ctx.roles.includes('legalPerson');
   }
 
+  /** Spec 6: the legal representative claims, whatever a role says (a person claims their own seals). */
   async function mayClaim(db: Db, ctx: AuthContext): Promise<boolean> {
     if (!ctx.organizationId) return true;
+    if (!isLegal(ctx)) return false;
     try {
       await requireOrgPermission(db, ctx, 'seal.claim');
       return true;
@@ -1109,6 +1111,7 @@ export function createSealsService(deps: SealsDeps) {
           details: { reason: 'getSealFlowId or applyNos is required' },
         });
       const a = await access(db, ctx, 'seal.claim');
+      if (!(await mayClaim(db, ctx))) throw new AppError('perm.sealClaim');
       const rows = await repo.findWorkOrders(db, applyNos);
       if (rows.length !== applyNos.length || rows.some((w) => !inScope(a, w)))
         throw new AppError('seal.workOrderNotFound');
