@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Io } from './io';
 
-export const VERIFY_HELP = `openseal verify FILE [--json] [--trust CERT.pem]...
+export const VERIFY_HELP = `openseal verify FILE [--json] [--trust CERT.pem]... [--password PW]
 
 FILE is a PDF, or an OFD (told apart by content). An OFD's signatures are checked for the parts they
 cover, their signed value and the signer's key (GB/T 38540, SM2 with SM3); their certificates are shown,
@@ -16,6 +16,7 @@ not matched against trust anchors.
   --json           print one JSON object: { verdict, signatures: [{ field, signer, integrity,
                    coversWholeDocument, chain, timestamp, modifiedAfter, ... }] }
   --trust PEM      also trust these anchors (repeatable; TRUST_LIST adds a PEM bundle too)
+  --password PW    password of an encrypted PDF, to read its names (signatures verify without it)
 
 Trust anchors: the platform root of the local data directory (DATA_DIR or DATABASE_URL) when there is
 one, else the running platform's /pki/ca/root.cer at PUBLIC_URL, plus --trust and TRUST_LIST.`;
@@ -29,6 +30,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
       options: {
         json: { type: 'boolean' },
         trust: { type: 'string', multiple: true },
+        password: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -85,7 +87,11 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
 
   const source = openFileSource(file);
   try {
-    const report = await verifyPdf(source, { trust: { anchors, intermediates }, checkRevocation });
+    const report = await verifyPdf(source, {
+      trust: { anchors, intermediates },
+      checkRevocation,
+      ...(args.values.password ? { password: args.values.password } : {}),
+    });
     if (args.values.json) {
       io.out(`${JSON.stringify({ ...summarizeForCli(report), file, warnings: report.warnings })}\n`);
     } else {

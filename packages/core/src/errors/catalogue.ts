@@ -17,6 +17,7 @@ import { UKEYS_ENTRIES } from './entries/ukeys';
 import { SEAL_IMAGE_ENTRIES } from './entries/seal-image';
 import { SIGNING_ENTRIES } from './entries/signing';
 import { VERIFY_ENTRIES } from './entries/verify';
+import { PDF_ENCRYPTION_ENTRIES } from './entries/pdf-encryption';
 
 /** How the client reacts to a code (spec section 8). */
 export type ClientHandling =
@@ -47,6 +48,7 @@ const entries = [
   ...SEAL_IMAGE_ENTRIES,
   ...SIGNING_ENTRIES,
   ...VERIFY_ENTRIES,
+  ...PDF_ENCRYPTION_ENTRIES,
   // success codes of section 8
   { code: 0, http: 200, key: 'ok', handling: 'success', zh: '成功', en: 'Success' },
   { code: 100, http: 200, key: 'ok.accepted', handling: 'success', zh: '成功', en: 'Success' },
@@ -769,8 +771,8 @@ const entries = [
     http: 400,
     key: 'pdf.encrypted',
     handling: 'toastFail',
-    zh: '该 PDF 已加密，请先解除加密再签署',
-    en: 'This PDF is encrypted; remove the encryption before signing',
+    zh: '该 PDF 的加密方式（如证书加密）无法签署，请先解除加密再签署',
+    en: 'This PDF is encrypted in a way that cannot be signed (such as certificate encryption); remove the encryption before signing',
   },
   {
     code: 12003,

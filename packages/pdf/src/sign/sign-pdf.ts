@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { closeSync, copyFileSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
+import { checkSigningAllowed } from '../encryption';
 import { PdfError } from '../errors';
 import { PdfDict, PdfName, PdfRef, PdfString } from '../objects';
 import { openPdf, type PdfDocument, type PdfPage } from '../reader';
@@ -56,6 +57,11 @@ export interface PdfSignOptions {
    * the whole file. Known before signing when the signer's chain and revocation answers are at hand.
    */
   dss?: DssData;
+  /**
+   * Password of an encrypted document, user or owner; without it the empty user password is tried. The
+   * signed revision is encrypted with the document's key.
+   */
+  password?: string;
 }
 
 export interface ByteSink {
@@ -87,7 +93,7 @@ export async function signPdf(
   options: PdfSignOptions,
   output?: ByteSink,
 ): Promise<PdfSignResult> {
-  const doc = openPdf(toSource(input));
+  const doc = openPdf(toSource(input), options.password ? { password: options.password } : {});
   checkSignable(doc, options);
   const update = new IncrementalUpdate(doc);
   const plan = planSignature(doc, update, options);
@@ -235,12 +241,7 @@ interface Plan {
 }
 
 function checkSignable(doc: PdfDocument, options: PdfSignOptions): void {
-  if (doc.encrypted) {
-    throw new PdfError(
-      'encrypted',
-      'this PDF is encrypted; OpenSeal does not sign encrypted files. Save an unencrypted copy and sign that',
-    );
-  }
+  checkSigningAllowed(doc, Boolean(options.password));
   const level = docMdpLevel(doc);
   if (level === 1) {
     throw new PdfError(
@@ -316,7 +317,8 @@ function planSignature(doc: PdfDocument, update: IncrementalUpdate, options: Pdf
   }
   tail.set('Prop_Build', new PdfDict([['App', new PdfDict([['Name', new PdfName('OpenSeal')]])]]));
   const headText = latin1Of(serializeObject(head)).slice(0, -2);
-  const tailText = latin1Of(serializeObject(tail)).slice(2);
+  // Strings of the signature dictionary are encrypted like any other; /Contents never is.
+  const tailText = latin1Of(update.serialize(sigRef, tail)).slice(2);
   const byteRangeKey = '/ByteRange ';
   const byteRangeAt = headText.length + byteRangeKey.length;
   const contentsKey = ' /Contents ';

@@ -83,6 +83,8 @@ export interface VerifyPdfOptions {
   checkRevocation?: (certificate: Uint8Array, issuer: Uint8Array) => Promise<RevocationStatus | undefined>;
   now?: Date;
   limits?: ReaderLimits;
+  /** Password of an encrypted document (user or owner); the empty user password is tried without it. */
+  password?: string;
 }
 
 /** What `openseal verify --json` prints. */

@@ -245,7 +245,10 @@ export async function verifyPdf(
   options: VerifyPdfOptions,
 ): Promise<PdfVerifyReport> {
   const source = toSource(input);
-  const doc = openPdf(source, options.limits ? { limits: options.limits } : {});
+  const doc = openPdf(source, {
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.password ? { password: options.password } : {}),
+  });
   const deadline = Date.now() + (options.limits?.deadlineMs ?? 120_000);
   const checkTime = () => {
     if (Date.now() > deadline) throw new PdfError('timeout', 'verifying the PDF took too long');

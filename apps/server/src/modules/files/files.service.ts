@@ -4,7 +4,7 @@ import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
 import { hmac, safeEqual } from '../../lib/secrets';
 import type { AuthContext } from '../session/session.service';
-import { checkUpload, type UploadKind } from './file-check';
+import { checkPdfEncryption, checkUpload, type UploadKind } from './file-check';
 import type { BlobStore } from './file-store';
 import * as repo from './files.repository';
 
@@ -44,6 +44,7 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
     if (input.bytes.length > rule.maxBytes)
       throw new AppError('file.tooLarge', { details: { maxBytes: rule.maxBytes } });
     const checked = await checkUpload(input.bytes, rule.kinds);
+    if (input.purpose === 'sign' && checked.kind === 'pdf') checkPdfEncryption(input.bytes);
     if (rule.exactPx && (checked.width !== rule.exactPx || checked.height !== rule.exactPx)) {
       throw new AppError('file.imageSize', {
         details: {

@@ -12,7 +12,15 @@
 import { AppError, checkMobile, contracts, maskPhone } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { OfdError, readOfd } from '@openseal/ofd';
-import { bufferSource, displaySize, openPdf, pageFrame, PdfError, PT_PER_MM } from '@openseal/pdf';
+import {
+  bufferSource,
+  checkSigningAllowed,
+  displaySize,
+  openPdf,
+  pageFrame,
+  PdfError,
+  PT_PER_MM,
+} from '@openseal/pdf';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -65,7 +73,8 @@ export interface FlowsDeps {
 function readPdfPages(bytes: Buffer): { widthMm: number; heightMm: number }[] {
   try {
     const doc = openPdf(bufferSource(bytes), { limits: { deadlineMs: 10_000 } });
-    if (doc.encrypted) throw new AppError('pdf.encrypted');
+    // Encrypted files are signed when the empty user password opens them and their permissions allow it.
+    checkSigningAllowed(doc);
     return doc.pages().map((p) => {
       const [w, h] = displaySize(pageFrame(p));
       return {

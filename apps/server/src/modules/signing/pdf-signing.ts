@@ -33,6 +33,8 @@ export interface SignFileRequest {
   sealCode?: string;
   /** The caller records the act itself (a flow writes its leaf with the flow's state change). */
   skipEvidence?: boolean;
+  /** Password of an encrypted PDF (user or owner); without it the empty user password is tried. */
+  password?: string;
 }
 
 /** Turns the PDF package's refusals into catalogued errors the API and CLI can show. */
@@ -41,6 +43,12 @@ export function pdfErrorToAppError(err: unknown): unknown {
   switch (err.code) {
     case 'encrypted':
       return new AppError('pdf.encrypted', { cause: err });
+    case 'not-permitted':
+      return new AppError('pdf.signNotPermitted', { cause: err });
+    case 'password-required':
+      return new AppError('pdf.passwordRequired', { cause: err });
+    case 'wrong-password':
+      return new AppError('pdf.passwordWrong', { cause: err });
     case 'too-complex':
     case 'timeout':
       return new AppError('pdf.tooComplex', { cause: err, details: { reason: err.message } });
@@ -78,6 +86,7 @@ export function createPdfSigning(deps: { pki: PkiService; evidence?: EvidenceSer
         ridingSeam: req.ridingSeam,
         certify: req.certify,
         dss,
+        ...(req.password ? { password: req.password } : {}),
       });
       // The act, with the file before and after, goes into the evidence log.
       const leaf =
