@@ -15,7 +15,7 @@ import { evidenceCommand } from '../../../packages/cli/src/evidence-command';
 import { createDbLogStore } from '../src/modules/evidence/evidence.repository';
 import { createPdfSigning } from '../src/modules/signing/pdf-signing';
 import { expectNoneIn } from './evidence-privacy';
-import { DIALECTS, startTestApp, type TestApp } from './harness';
+import { DIALECTS, mobile, startTestApp, type TestApp } from './harness';
 
 /** A one-page PDF written by hand, so the test needs no fixture file. */
 function plainPdf(text: string): Buffer {
@@ -118,11 +118,13 @@ describe.each(DIALECTS)('the evidence of a verified file on %s', (dialect) => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function verify(bytes: Buffer, name?: string) {
+  async function verify(bytes: Buffer, name?: string, token?: string) {
+    const body = multipart(bytes, name);
     const res = await t.app.inject({
       method: 'POST',
       url: '/v1/signFile/verify/pdf',
-      ...multipart(bytes, name),
+      payload: body.payload,
+      headers: { ...body.headers, ...(token ? { 'x-access-token': token } : {}) },
     });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data as { reportId: string; sha256: string; evidenceIndex: number };
@@ -247,5 +249,35 @@ describe.each(DIALECTS)('the evidence of a verified file on %s', (dialect) => {
     expect(checkProofBundle(act.bundle).ok).toBe(true);
     expectNoneIn(JSON.stringify(old.data), { SEAL_CODE, SIGNER }, 'legacy evidence');
     expectNoneIn(JSON.stringify(old.data.signing), { serial }, 'legacy signing evidence');
+  });
+
+  it('shows a verification record by its index only to whoever verified, and hides other verifiers', async () => {
+    const mine = await t.loginBySms(mobile());
+    const theirs = await t.loginBySms(mobile());
+    await t.markRealNamed(mine);
+    await t.markRealNamed(theirs);
+    const bytes = plainPdf('Verified by two people');
+    const report = await verify(bytes, 'two.pdf', mine);
+    const one = await t.call('GET', `/v1/notaryLogs/${report.evidenceIndex}`, { token: mine });
+    expect(one.body.code, one.raw).toBe(0);
+    expect(one.body.data).toMatchObject({ scene: 'file', kind: 'verify', bizNo: sha256(bytes) });
+    expect(one.body.data.actor).toMatch(/^psn_/);
+    expect(checkProofBundle(one.body.data.bundle).opened).toMatchObject({ actor: one.body.data.actor });
+    // Someone else walking notary records by index finds nothing there.
+    expect((await t.call('GET', `/v1/notaryLogs/${report.evidenceIndex}`, { token: theirs })).body.code).toBe(
+      1002,
+    );
+    // Whoever holds the file's hash lists its verifications, but sees only their own as theirs.
+    await verify(bytes, 'two.pdf', theirs);
+    const byHash = async (token: string) =>
+      (await t.call('GET', `/v1/notaryLogs/${sha256(bytes)}/scene/file`, { token })).body.data.list as Array<{
+        notaryLogId: string;
+        actor: string;
+      }>;
+    const seenByThem = await byHash(theirs);
+    expect(seenByThem).toHaveLength(2);
+    expect(seenByThem[0]).toMatchObject({ notaryLogId: String(report.evidenceIndex), actor: 'withheld' });
+    expect(seenByThem[1]!.actor).toMatch(/^psn_/);
+    expect((await byHash(mine))[0]!.actor).toBe(one.body.data.actor);
   });
 });
