@@ -40,6 +40,8 @@ import { createVerifyService } from './modules/signing/verify.service';
 import signingRoutes from './modules/signing/flows.routes';
 import { createSigningModule, type SigningModule } from './modules/signing/signing-module';
 import verifyRoutes from './modules/signing/verify.routes';
+import { createVerifyEvidence } from './modules/signing/verify-evidence';
+import verifyEvidenceRoutes from './modules/signing/verify-evidence.routes';
 import realnameRoutes from './modules/realname/realname.routes';
 import membersRoutes from './modules/members/members.routes';
 import operatorsRoutes from './modules/operators/operators.routes';
@@ -229,10 +231,9 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(filesRoutes, routeOpts);
   await app.register(pkiRoutes, { pki });
   await app.register(evidenceRoutes, { evidence });
-  await app.register(verifyRoutes, {
-    verify: createVerifyService({ pki, evidence, config: configService }),
-    config: configService,
-  });
+  const verify = createVerifyService({ pki, evidence, config: configService });
+  await app.register(verifyRoutes, { verify, config: configService });
+  await app.register(verifyEvidenceRoutes, { verifyEvidence: createVerifyEvidence({ verify, evidence }) });
   const moduleDeps: ModuleDeps = { ...routeOpts, appConfig: config, secret, pki, evidence };
   await app.register(realnameRoutes, moduleDeps);
   await app.register(membersRoutes, moduleDeps);

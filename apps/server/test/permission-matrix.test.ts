@@ -85,6 +85,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /v1/signFile/verify/config',
   'GET /v1/signFile/verify/report/{reportId}',
   'GET /v1/signFile/verify/report/{reportId}/pdf',
+  'GET /v1/signFile/verify/report/{reportId}/evidence',
+  'GET /v1/signFile/verify/report/{reportId}/evidence/{leafIndex}/bundle',
   'POST /manage/api/v1/login',
   'POST /v1/sso/beforeLogin',
   'GET /v1/sso/callback',
@@ -474,6 +476,7 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       queue: 'authority',
       applicationId: fx.applyNo,
       reportId: 'vr_placeholder',
+      leafIndex: '0',
       // Sign service: ids nobody holds (each principal's own flows are tested in signing.test.ts).
       taskId: 'stk_placeholder',
       fileId: 'sff_placeholder',

@@ -173,7 +173,8 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       detail: { field: result.fieldName, serial, level, evidenceIndex: result.evidenceIndex ?? null },
     });
     if (o.proof && result.evidenceIndex !== undefined) {
-      const bundle = await platform.evidence.bundleFor(result.evidenceIndex);
+      // Whoever runs the command holds the platform's database, so the bundle opens every field.
+      const bundle = await platform.evidence.bundleFor(result.evidenceIndex, { open: 'all' });
       writeFileSync(o.proof, `${JSON.stringify(bundle, null, 2)}\n`);
     }
     io.out(

@@ -16,6 +16,7 @@ import { evidenceCommand } from './evidence-command';
 import { main } from './index';
 import { createHash } from 'node:crypto';
 import { openDatabase, type Db } from '@openseal/db';
+import { checkProofBundle } from '@openseal/evidence';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '../bin/openseal.mjs');
@@ -163,13 +164,15 @@ describe('openseal sign and verify', () => {
         .executeTakeFirstOrThrow(),
     );
     expect(r.out).toContain(`seal ${contract.seal_code}, certificate ${contract.cert_serial}`);
-    expect(bundle.entry).toMatchObject({ kind: 'sign', subject: `seal:${contract.seal_code}`, actor: 'cli' });
-    expect(bundle.entry.hashes.fileAfter).toBe(
+    expect(bundle.leaf).toMatchObject({ v: 2, kind: 'sign' });
+    const opened = checkProofBundle(bundle).opened!;
+    expect(opened).toMatchObject({ subject: `seal:${contract.seal_code}`, actor: 'cli' });
+    expect(opened['hashes.fileAfter']).toBe(
       createHash('sha256')
         .update(readFileSync(path('three.pdf')))
         .digest('hex'),
     );
-    expect(bundle.entry.hashes.fileBefore).toBe(
+    expect(opened['hashes.fileBefore']).toBe(
       createHash('sha256')
         .update(readFileSync(path('two.pdf')))
         .digest('hex'),

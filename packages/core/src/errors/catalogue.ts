@@ -18,6 +18,7 @@ import { SEAL_IMAGE_ENTRIES } from './entries/seal-image';
 import { SIGNING_ENTRIES } from './entries/signing';
 import { VERIFY_ENTRIES } from './entries/verify';
 import { PDF_ENCRYPTION_ENTRIES } from './entries/pdf-encryption';
+import { EVIDENCE_ENTRIES } from './entries/evidence';
 
 /** How the client reacts to a code (spec section 8). */
 export type ClientHandling =
@@ -49,6 +50,7 @@ const entries = [
   ...SIGNING_ENTRIES,
   ...VERIFY_ENTRIES,
   ...PDF_ENCRYPTION_ENTRIES,
+  ...EVIDENCE_ENTRIES,
   // success codes of section 8
   { code: 0, http: 200, key: 'ok', handling: 'success', zh: '成功', en: 'Success' },
   { code: 100, http: 200, key: 'ok.accepted', handling: 'success', zh: '成功', en: 'Success' },
