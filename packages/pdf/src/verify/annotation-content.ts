@@ -22,6 +22,8 @@ const MAX_TEXT = 300;
 const MAX_STREAM = 256 * 1024;
 const MAX_TOKENS = 100_000;
 const MAX_FORM_DEPTH = 3;
+/** Form XObjects read for one annotation, nested ones included. */
+const MAX_FORMS = 32;
 
 /** Control characters become spaces, runs of space one space. */
 function clean(text: string | undefined): string | undefined {
@@ -61,6 +63,7 @@ interface Drawn {
   texts: string[];
   image: boolean;
   paints: boolean;
+  forms: number;
 }
 
 /** Strings shown by text operators (Tj, TJ, ', ") and inline images of one content stream. */
@@ -93,6 +96,7 @@ function scanContent(data: Uint8Array, into: Drawn): void {
 }
 
 function scanForm(doc: PdfDocument, form: PdfStream, revision: number, into: Drawn, depth: number): void {
+  if (++into.forms > MAX_FORMS) return;
   scanContent(doc.streamData(form), into);
   if (depth >= MAX_FORM_DEPTH) return;
   const resources = doc.resolve(form.dict.get('Resources'), revision);
@@ -142,7 +146,7 @@ export function describeAnnotation(doc: PdfDocument, annot: PdfObject, revision:
     }
     const appearance = normalAppearance(doc, d, revision);
     if (appearance) {
-      const drawn: Drawn = { texts: [], image: false, paints: false };
+      const drawn: Drawn = { texts: [], image: false, paints: false, forms: 0 };
       scanForm(doc, appearance, revision, drawn, 0);
       out.image = drawn.image;
       out.paints = drawn.paints;

@@ -86,6 +86,8 @@ class ChangeList {
   private readonly overflow = new Map<string, SignatureChange>();
 
   private readonly unreferencedCounts = new Map<string, number>();
+  /** Annotations whose appearance may still be read to tell what they show (a revision may add thousands). */
+  describable = 64;
 
   constructor(
     readonly revision: number,
@@ -282,9 +284,16 @@ function pageOfField(model: RevisionModel, fieldKey: string): number | undefined
 }
 
 /** What the widgets of a field show on a page (visible, with an appearance that paints), if anything. */
-function fieldShows(doc: PdfDocument, model: RevisionModel, fieldKey: string): ChangeFacts | undefined {
+function fieldShows(
+  doc: PdfDocument,
+  list: ChangeList,
+  model: RevisionModel,
+  fieldKey: string,
+): ChangeFacts | undefined {
   for (const [key, a] of model.annots) {
     if (a.field !== fieldKey || a.page < 0 || a.hidden) continue;
+    // Past the reading budget a widget on a page counts as showing something.
+    if (list.describable-- <= 0) return { visible: true, subtype: 'Widget' };
     const shown = describeAnnotation(doc, refOfKey(key), model.revision);
     if (!shown.paints && !shown.text) continue;
     const facts: ChangeFacts = { visible: true, subtype: 'Widget', image: shown.image };
@@ -327,7 +336,7 @@ function diffFields(
             : 'signature'
           : 'empty signature field';
         // An empty signature field signs nothing, yet its widget may show anything.
-        const shows = field.signed ? undefined : fieldShows(doc, cur, key);
+        const shows = field.signed ? undefined : fieldShows(doc, list, cur, key);
         const facts: ChangeFacts = {
           action: 'added',
           field: field.name,
@@ -345,7 +354,7 @@ function diffFields(
           action: 'added',
           field: field.name,
           ...(page ? { page } : {}),
-          ...(page ? fieldShows(doc, cur, key) : undefined),
+          ...(page ? fieldShows(doc, list, cur, key) : undefined),
         };
         if (field.valueText) facts.value = field.valueText;
         list.add('form-fill', `form field ${quote(field.name)} added`, 'new-field', facts);
@@ -381,12 +390,17 @@ function shownText(text: string | undefined, image: boolean): string {
 /** Facts of an annotation as it stands in `revision`: page, subtype, what it shows, whether seen. */
 function annotationFacts(
   doc: PdfDocument,
+  list: ChangeList,
   key: string,
   state: AnnotState,
   revision: number,
   action: 'added' | 'removed' | 'changed',
 ): ChangeFacts {
-  const shown = describeAnnotation(doc, refOfKey(key), revision);
+  // Past the reading budget an annotation counts as painting something, its text untold.
+  const shown =
+    list.describable-- > 0
+      ? describeAnnotation(doc, refOfKey(key), revision)
+      : { image: false, paints: true, text: undefined };
   const facts: ChangeFacts = { action, page: state.page + 1, subtype: state.subtype, image: shown.image };
   if (shown.text) facts.text = shown.text;
   // A link without an appearance and a pop-up (the window of another annotation's text) show nothing.
@@ -406,7 +420,7 @@ function diffAnnots(
     if (prev.annots.has(key) || annot.page < 0) continue;
     const where = `on page ${annot.page + 1}`;
     if (annot.kind === 'annot') {
-      const facts = annotationFacts(doc, key, annot, cur.revision, 'added');
+      const facts = annotationFacts(doc, list, key, annot, cur.revision, 'added');
       list.add(
         'annotation',
         `/${annot.subtype} annotation added ${where}${shownText(facts.text, facts.image === true)}`,
@@ -419,8 +433,9 @@ function diffAnnots(
       const owner = annot.field ? cur.fields.get(annot.field) : undefined;
       if (owner) facts.field = owner.name;
       if (!owner?.signed && !annot.hidden) {
-        const shown = describeAnnotation(doc, refOfKey(key), cur.revision);
-        if (shown.paints || shown.text) facts.visible = true;
+        const shown =
+          list.describable-- > 0 ? describeAnnotation(doc, refOfKey(key), cur.revision) : { paints: true };
+        if (shown.paints || ('text' in shown && shown.text)) facts.visible = true;
       }
       list.add('signature', `signature widget added ${where}`, 'new-signature', facts);
     } else {
@@ -439,7 +454,7 @@ function diffAnnots(
     if (cur.annots.has(key) || annot.page < 0) continue;
     const where = `from page ${annot.page + 1}`;
     if (annot.kind === 'annot') {
-      const facts = annotationFacts(doc, key, annot, prev.revision, 'removed');
+      const facts = annotationFacts(doc, list, key, annot, prev.revision, 'removed');
       list.add(
         'annotation',
         `/${annot.subtype} annotation removed ${where}${shownText(facts.text, facts.image === true)}`,
@@ -470,6 +485,7 @@ function annotOf(model: RevisionModel, key: string): AnnotState | undefined {
 
 interface ObjectChange {
   doc: PdfDocument;
+  list: ChangeList;
   prev: RevisionModel;
   cur: RevisionModel;
   num: number;
@@ -534,7 +550,7 @@ function annotationUse(c: ObjectChange, owners: ReadonlySet<string> | undefined,
     } else {
       const facts: ChangeFacts =
         state.page >= 0
-          ? annotationFacts(c.doc, owner, state, c.removed ? c.prev.revision : c.cur.revision, action)
+          ? annotationFacts(c.doc, c.list, owner, state, c.removed ? c.prev.revision : c.cur.revision, action)
           : { action };
       out.push({
         kind: 'annotation',
@@ -804,6 +820,7 @@ function classifyObject(
   }
   const change: ObjectChange = {
     doc,
+    list,
     prev,
     cur,
     num,

@@ -589,6 +589,24 @@ describe('verifyPdf on hand-made documents', () => {
     });
   });
 
+  it('hundreds of notes added in one revision are summarised, and still keep the signature from valid', async () => {
+    const pdf = new TestPdf();
+    pdf.commit();
+    await signTestPdf(pdf, { identity: pki.signer, fieldName: 'Sig' });
+    for (let i = 0; i < 300; i++) pdf.addNote(0, `note ${i}`);
+    const started = Date.now();
+    const sig = only(await verify(pdf.commit()), 'Sig');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const notes = sig.changes.filter((c) => c.kind === 'annotation');
+    // Twelve told one by one (the first ones with their text), the rest summed up in one entry.
+    expect(notes).toHaveLength(13);
+    expect(notes[0]).toMatchObject({ text: 'note 0', page: 1, visible: true });
+    expect(notes.at(-1)?.detail).toMatch(/^and \d+ more change\(s\) of this kind$/);
+    expect(notes.at(-1)?.visible).toBe(true);
+    expect(sig.verdict).toBe('indeterminate');
+    expect(sig.findings.filter((f) => f.code === 'changes.visibleAnnotation')).toHaveLength(5);
+  });
+
   it('a file that is not a PDF is a PdfError, not a crash', async () => {
     await expect(verify(Uint8Array.from(Buffer.from('hello world')))).rejects.toBeInstanceOf(PdfError);
   });
