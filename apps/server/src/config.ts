@@ -59,6 +59,10 @@ const envSchema = z.object({
   PKCS11_TOKEN_LABEL: z.string().optional(),
   PKCS11_PIN: z.string().optional(),
   TRUST_LIST: z.string().optional(),
+  PDF_CERTIFY_LEVEL: z
+    .enum(['0', '1', '2', '3', 'off'])
+    .default('2')
+    .transform((v) => (v === 'off' ? 0 : Number(v)) as 0 | 1 | 2 | 3),
   EVIDENCE_STH_INTERVAL_SECONDS: int(60, 1),
   REALNAME_PROVIDER: z.enum(['sandbox', 'http']).default('sandbox'),
   REALNAME_SANDBOX_DELAY_MS: int(1500),
@@ -107,6 +111,8 @@ export type AppConfig = {
     /** A PEM file of extra trust anchors for the verifier. */
     trustList: string | undefined;
   };
+  /** DocMDP level of the platform's first signature on an unsigned PDF (a certification); 0: never certify. */
+  pdfCertifyLevel: 0 | 1 | 2 | 3;
   evidenceSthIntervalSeconds: number;
   /** The identity-verification provider of real-name checks. */
   realName: {
@@ -171,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pkcs11: { module: e.PKCS11_MODULE, tokenLabel: e.PKCS11_TOKEN_LABEL, pin: e.PKCS11_PIN },
       trustList: e.TRUST_LIST ? resolve(e.TRUST_LIST) : undefined,
     },
+    pdfCertifyLevel: e.PDF_CERTIFY_LEVEL,
     evidenceSthIntervalSeconds: e.EVIDENCE_STH_INTERVAL_SECONDS,
     realName: {
       provider: e.REALNAME_PROVIDER,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkProofBundle, parseProofBundle } from '@openseal/evidence';
+import { verifyPdf } from '@openseal/pdf';
 import { hashToken } from '../src/lib/secrets';
 import { expectNoneIn, expectNothingReadable } from './evidence-privacy';
 import { DIALECTS, mobile, startTestApp, type TestApp } from './harness';
@@ -136,8 +137,16 @@ describe.each(DIALECTS)('sign service on %s', (dialect) => {
     return Buffer.from(res.rawPayload);
   }
 
-  /** pdfsig and qpdf, independent of our code, on a signed output. */
+  /** Our verifier (every signature valid: the first certifies, later ones approve), then pdfsig and qpdf, independent of our code. */
   async function referee(bytes: Buffer, signatures: number) {
+    const ours = await verifyPdf(new Uint8Array(bytes), {
+      trust: t.app.pki.trustStore(),
+      checkRevocation: t.app.pki.checkRevocation,
+    });
+    expect(ours.signatures.map((s) => [s.verdict, s.findings.filter((f) => f.severity !== 'info')])).toEqual(
+      Array.from({ length: signatures }, () => ['valid', []]),
+    );
+    expect(ours.signatures[0]).toMatchObject({ kind: 'certification', docMdp: 2 });
     if (!referees) return;
     const path = join(dir, `out-${Math.random().toString(36).slice(2)}.pdf`);
     await writeFile(path, bytes);

@@ -22,7 +22,8 @@ export const SIGN_HELP = `openseal sign FILE -o OUT [options]
   --seam                also a riding-seam seal: the seal image cut into one strip per page along the
                         right edge, so the pages fanned out show the whole seal (one signature)
   --certify 1|2|3       certify the document (DocMDP; only as its first signature): 1 no changes,
-                        2 form filling and signing, 3 also annotations
+                        2 form filling and signing, 3 also annotations. Without it, the first
+                        signature on an unsigned file certifies at PDF_CERTIFY_LEVEL (default 2)
   --reason TEXT         reason recorded in the signature
   --proof FILE          also write the evidence-log proof of this signing act (check it with
                         openseal evidence verify FILE)
@@ -149,7 +150,11 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       width,
       height,
     };
-    const signing = createPdfSigning({ pki: platform.pki, evidence: platform.evidence });
+    const signing = createPdfSigning({
+      pki: platform.pki,
+      evidence: platform.evidence,
+      certifyLevel: platform.config.pdfCertifyLevel,
+    });
     const result = await signing.signFile(db, {
       inPath: file,
       outPath: o.output,

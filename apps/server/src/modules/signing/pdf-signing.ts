@@ -25,6 +25,7 @@ export interface SignFileRequest {
   level?: PadesLevel;
   appearance?: PdfSignOptions['appearance'];
   ridingSeam?: PdfSignOptions['ridingSeam'];
+  /** Certify with this DocMDP level whatever the file holds (refused when it is already signed). */
   certify?: PdfSignOptions['certify'];
   reason?: string;
   location?: string;
@@ -61,8 +62,17 @@ export function pdfErrorToAppError(err: unknown): unknown {
   }
 }
 
-export function createPdfSigning(deps: { pki: PkiService; evidence?: EvidenceService }) {
+export function createPdfSigning(deps: {
+  pki: PkiService;
+  evidence?: EvidenceService;
+  /**
+   * DocMDP level of the platform's first signature on an unsigned file (PDF_CERTIFY_LEVEL, default 2:
+   * form filling and signing stay open); later signatures approve. 0: never certify.
+   */
+  certifyLevel?: 0 | 1 | 2 | 3;
+}) {
   const { pki } = deps;
+  const certifyLevel = deps.certifyLevel ?? 2;
 
   async function signFile(db: Db, req: SignFileRequest) {
     // Signing writes the output while reading the input: one path for both would destroy the file.
@@ -85,6 +95,9 @@ export function createPdfSigning(deps: { pki: PkiService; evidence?: EvidenceSer
         appearance: req.appearance,
         ridingSeam: req.ridingSeam,
         certify: req.certify,
+        ...(req.certify === undefined && certifyLevel > 0
+          ? { certifyIfFirst: certifyLevel as 1 | 2 | 3 }
+          : {}),
         dss,
         ...(req.password ? { password: req.password } : {}),
       });

@@ -108,6 +108,7 @@ export function formatSize(bytes: number): string {
 const VERDICT = {
   valid: '有效 / Valid',
   invalid: '无效 / Invalid',
+  indeterminate: '待定：签名人未经本平台确认 / Indeterminate: signer not confirmed by this platform',
   'no-signatures': '未发现签名 / No signatures found',
 } as const;
 
@@ -200,7 +201,9 @@ export function signatureRows(sig: Signature, revisions: number): Array<[string,
       '完整性 / Integrity',
       sig.integrity === 'valid'
         ? '签名值正确，签署内容未被篡改 / The signature matches the signed bytes'
-        : `签名值不正确或内容被篡改 / The signature does not match${sig.integrityReason ? `: ${sig.integrityReason}` : ''}`,
+        : sig.integrity === 'unknown'
+          ? `无法校验 / Cannot be checked${sig.integrityReason ? `: ${sig.integrityReason}` : ''}`
+          : `签名值不正确或内容被篡改 / The signature does not match${sig.integrityReason ? `: ${sig.integrityReason}` : ''}`,
     ],
     [
       '覆盖范围 / Coverage',
