@@ -36,6 +36,7 @@ import {
   viewerOf,
   type Participation,
 } from './flow-context';
+import { FLOW_ACCESS } from './file-access';
 import * as repo from './flows.repository';
 import { pdfErrorToAppError, type PdfSigning } from './pdf-signing';
 import type { WillService } from './will.service';
@@ -225,7 +226,7 @@ export function createFlowsService(deps: FlowsDeps) {
         urgeCount: t.urge_count,
       })),
       actions: actionsOf(p),
-      approvals: approvals.map((a) => approvalOut(a, [], files)),
+      approvals: approvals.map((a) => approvalOut(a, [], files, p.ctx)),
     };
   }
 
@@ -504,6 +505,7 @@ export function createFlowsService(deps: FlowsDeps) {
   }
 
   function sealOut(
+    ctx: AuthContext,
     s: repo.SignableSealRow,
     a: { access: z.infer<typeof contracts.signableSeal>['access']; usesRemaining: number | null },
   ) {
@@ -511,7 +513,8 @@ export function createFlowsService(deps: FlowsDeps) {
       sealCode: s.seal_code,
       name: s.name,
       kind: s.seal_kind,
-      imageUrl: files.internalUrl(s.image_file_key!, 600).url,
+      imageUrl: files.urlThrough({ kind: 'person', ctx }, s.image_file_key!, { via: 'seal', id: s.seal_code })
+        .url,
       widthMm: s.width_mm,
       heightMm: s.height_mm,
       access: a.access,
@@ -542,14 +545,14 @@ export function createFlowsService(deps: FlowsDeps) {
         : own;
     const seals = [];
     for (const s of sealRows.filter(repo.sealUsable))
-      seals.push(sealOut(s, await sealAccess(db, ctx, task, s)));
+      seals.push(sealOut(ctx, s, await sealAccess(db, ctx, task, s)));
     return {
       flowId,
       taskId,
       seals,
       signatures: own
         .filter(repo.sealUsable)
-        .map((s) => sealOut(s, { access: 'direct', usesRemaining: null })),
+        .map((s) => sealOut(ctx, s, { access: 'direct', usesRemaining: null })),
       fixedPlacements: placementsOf(task.placements),
       needSignature: task.need_signature,
       mobile: maskPhone(p.viewer.mobile),
@@ -1084,7 +1087,8 @@ export type FlowsService = ReturnType<typeof createFlowsService>;
 export function approvalOut(
   a: repo.ApprovalView,
   actions: z.infer<typeof contracts.approvalSummary>['actions'],
-  files: Pick<FilesService, 'internalUrl'>,
+  files: Pick<FilesService, 'urlThrough'>,
+  ctx: AuthContext,
 ): contracts.ApprovalSummary {
   return {
     approvalId: a.id,
@@ -1094,7 +1098,10 @@ export function approvalOut(
     status: a.status as contracts.ApprovalStatus,
     sealCode: a.seal_code,
     sealName: a.seal_name,
-    sealImageUrl: a.image_file_key ? files.internalUrl(a.image_file_key, 600).url : null,
+    // Read through the flow: its participants see the seal an approval is about.
+    sealImageUrl: a.image_file_key
+      ? files.urlThrough({ kind: 'person', ctx }, a.image_file_key, { via: FLOW_ACCESS, id: a.flow_id }).url
+      : null,
     applicantName: a.applicant_name,
     organizeName: a.org_name,
     reason: a.reason,
