@@ -2,7 +2,7 @@ import { createFilesService } from '../src/modules/files/files.service';
 import { createLocalBlobStore } from '../src/modules/files/file-store';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AppError } from '@openseal/core';
@@ -98,53 +98,71 @@ describe.each(DIALECTS)('operator console [%s]', (dialect) => {
           headers: { 'user-agent': UA },
           payload: { username: DEMO_OPERATOR.username, password },
         });
-      const attacker = '203.0.113.7';
-      const codes: number[] = [];
-      for (let i = 0; i < 8; i++) codes.push((await from(attacker, `Wrong${i}xyz`)).json().code);
-      // Five failures are free; then the attacker's address waits, and its guesses are not even checked.
-      expect(codes).toEqual([13004, 13004, 13004, 13004, 13004, 2102, 2102, 2102]);
-      const slowed = await from(attacker, DEMO_OPERATOR.password);
-      expect(slowed.statusCode).toBe(429);
-      expect(slowed.json()).toMatchObject({ code: 2102, data: { retryAfterSeconds: 30 } });
-      expect(slowed.json().message).toContain('30');
-      // The operator, from their own address (IPv4 or IPv6), logs in at once.
-      expect((await from('198.51.100.20', DEMO_OPERATOR.password)).json().code).toBe(0);
-      expect((await from('2001:db8:1:2::5', DEMO_OPERATOR.password)).json().code).toBe(0);
-      const failures = await auditRows(t.db, 'operator.loginFailed', adminId);
-      expect(failures.filter((a) => a.ip === attacker)).toHaveLength(5);
-      expect(failures.at(-1)!.detail).toMatchObject({ failures: 5, waitSeconds: 30 });
-      // The counts name no one: keyed hashes only.
-      const rows = await t.db.selectFrom('login_throttles').selectAll().execute();
-      expect(rows.some((r) => r.failures === 5 && r.blocked_until !== null)).toBe(true);
-      expect(JSON.stringify(rows)).not.toMatch(/admin|203\.0\.113/);
+      // Time stands still (only Date is faked), so the waits are exact on a busy machine.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(new Date());
+        const attacker = '203.0.113.7';
+        const codes: number[] = [];
+        for (let i = 0; i < 8; i++) codes.push((await from(attacker, `Wrong${i}xyz`)).json().code);
+        // Five failures are free; then the attacker's address waits, and its guesses are not even checked.
+        expect(codes).toEqual([13004, 13004, 13004, 13004, 13004, 2102, 2102, 2102]);
+        const slowed = await from(attacker, DEMO_OPERATOR.password);
+        expect(slowed.statusCode).toBe(429);
+        expect(slowed.json()).toMatchObject({ code: 2102, data: { retryAfterSeconds: 30 } });
+        expect(slowed.json().message).toContain('30');
+        // The operator, from their own address (IPv4 or IPv6), logs in at once.
+        expect((await from('198.51.100.20', DEMO_OPERATOR.password)).json().code).toBe(0);
+        expect((await from('2001:db8:1:2::5', DEMO_OPERATOR.password)).json().code).toBe(0);
+        const failures = await auditRows(t.db, 'operator.loginFailed', adminId);
+        expect(failures.filter((a) => a.ip === attacker)).toHaveLength(5);
+        expect(failures.at(-1)!.detail).toMatchObject({ failures: 5, waitSeconds: 30 });
+        // The counts name no one: keyed hashes only.
+        const rows = await t.db.selectFrom('login_throttles').selectAll().execute();
+        expect(rows.some((r) => r.failures === 5 && r.blocked_until !== null)).toBe(true);
+        expect(JSON.stringify(rows)).not.toMatch(/admin|203\.0\.113/);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
-    it('doubles the wait with each further failure from that address, and a right password clears it', async () => {
+    it('doubles the wait with each further failure up to the cap; a right password or a quiet day clears it', async () => {
       const username = uniqueName('auditor');
-      const throttled = await startTestApp(dialect, { LOGIN_FREE_FAILURES: '2', LOGIN_BACKOFF_SECONDS: '1' });
+      await operators.createOperator(t.db, { username, password: 'Auditor1234', name: '审计员' }, system);
+      const from = async (password: string) =>
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/manage/api/v1/login',
+            remoteAddress: '192.0.2.44',
+            payload: { username, password },
+          })
+        ).json() as ApiBody;
+      const later = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000);
+      vi.useFakeTimers({ toFake: ['Date'] });
       try {
-        await createOperator(throttled.db, { username, password: 'Auditor1234', name: '审计员' }, system);
-        const from = async (password: string) =>
-          (
-            await throttled.app.inject({
-              method: 'POST',
-              url: '/manage/api/v1/login',
-              remoteAddress: '192.0.2.44',
-              payload: { username, password },
-            })
-          ).json() as ApiBody;
-        expect((await from('Wrong0xyz')).code).toBe(13004);
-        expect((await from('Wrong1xyz')).code).toBe(13004);
-        expect(await from('Wrong2xyz')).toMatchObject({ code: 2102, data: { retryAfterSeconds: 1 } });
-        await new Promise((r) => setTimeout(r, 1100));
-        expect((await from('Wrong3xyz')).code).toBe(13004);
-        expect(await from('Wrong4xyz')).toMatchObject({ code: 2102, data: { retryAfterSeconds: 2 } });
-        await new Promise((r) => setTimeout(r, 2100));
+        vi.setSystemTime(new Date());
+        for (let i = 0; i < 5; i++) expect((await from(`Wrong${i}xyz`)).code).toBe(13004);
+        const waits: number[] = [];
+        for (let i = 0; i < 7; i++) {
+          const refused = await from('Auditor1234');
+          expect(refused.code).toBe(2102);
+          waits.push(refused.data.retryAfterSeconds);
+          later(refused.data.retryAfterSeconds);
+          expect((await from(`Again${i}xyz`)).code).toBe(13004);
+        }
+        expect(waits).toEqual([30, 60, 120, 240, 480, 900, 900]);
+        later(900);
         expect((await from('Auditor1234')).code).toBe(0);
-        expect(await throttled.db.selectFrom('login_throttles').selectAll().execute()).toEqual([]);
-        expect((await from('Wrong5xyz')).code).toBe(13004);
+        // Cleared: five free failures again.
+        for (let i = 0; i < 5; i++) expect((await from(`Fresh${i}xyz`)).code).toBe(13004);
+        expect((await from('Auditor1234')).code).toBe(2102);
+        // A day without failures and the count starts again.
+        later(25 * 3600);
+        for (let i = 0; i < 4; i++) expect((await from(`Day${i}xyz`)).code).toBe(13004);
+        expect((await from('Auditor1234')).code).toBe(0);
       } finally {
-        await throttled.close();
+        vi.useRealTimers();
       }
     });
 
