@@ -7,7 +7,7 @@
  */
 import { AppError } from '@openseal/core';
 import type { Db } from '@openseal/db';
-import type { FileAccessRule, FileHolder, FileRow } from '../files/files.service';
+import type { FileAccessRule, FileHolder, FileRow, FilesService } from '../files/files.service';
 import type { AuthContext } from '../session/session.service';
 import { participation } from './flow-context';
 import { flowsWithOriginal } from './access.repository';
@@ -47,3 +47,13 @@ export const flowFileAccess: FileAccessRule = {
     return null;
   },
 };
+
+type Urls = Pick<FilesService, 'urlThrough'>;
+
+/** A picture of a seal the caller may use, read through the seal (its viewers may read it). */
+export const sealPictureUrl = (files: Urls, ctx: AuthContext, fileKey: string, sealCode: string) =>
+  files.urlThrough({ kind: 'person', ctx }, fileKey, { via: 'seal', id: sealCode }).url;
+
+/** A picture shown in a flow (the seal an approval is about), read through the flow by its participants. */
+export const flowPictureUrl = (files: Urls, ctx: AuthContext, fileKey: string, flowId: string) =>
+  files.urlThrough({ kind: 'person', ctx }, fileKey, { via: FLOW_ACCESS, id: flowId }).url;

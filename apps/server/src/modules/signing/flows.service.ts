@@ -36,7 +36,7 @@ import {
   viewerOf,
   type Participation,
 } from './flow-context';
-import { FLOW_ACCESS } from './file-access';
+import { flowPictureUrl, sealPictureUrl } from './file-access';
 import * as repo from './flows.repository';
 import { pdfErrorToAppError, type PdfSigning } from './pdf-signing';
 import type { WillService } from './will.service';
@@ -513,8 +513,7 @@ export function createFlowsService(deps: FlowsDeps) {
       sealCode: s.seal_code,
       name: s.name,
       kind: s.seal_kind,
-      imageUrl: files.urlThrough({ kind: 'person', ctx }, s.image_file_key!, { via: 'seal', id: s.seal_code })
-        .url,
+      imageUrl: sealPictureUrl(files, ctx, s.image_file_key!, s.seal_code),
       widthMm: s.width_mm,
       heightMm: s.height_mm,
       access: a.access,
@@ -1098,10 +1097,7 @@ export function approvalOut(
     status: a.status as contracts.ApprovalStatus,
     sealCode: a.seal_code,
     sealName: a.seal_name,
-    // Read through the flow: its participants see the seal an approval is about.
-    sealImageUrl: a.image_file_key
-      ? files.urlThrough({ kind: 'person', ctx }, a.image_file_key, { via: FLOW_ACCESS, id: a.flow_id }).url
-      : null,
+    sealImageUrl: a.image_file_key ? flowPictureUrl(files, ctx, a.image_file_key, a.flow_id) : null,
     applicantName: a.applicant_name,
     organizeName: a.org_name,
     reason: a.reason,
