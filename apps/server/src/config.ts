@@ -47,6 +47,10 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9:_-]{1,64}$/)
     .default('openseal:'),
   FILE_SIZE_LIMIT_MB: int(20, 1),
+  DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  LOGIN_FREE_FAILURES: int(5, 1),
+  LOGIN_BACKOFF_SECONDS: int(30, 1),
+  LOGIN_BACKOFF_MAX_SECONDS: int(900, 1),
   TRUST_PROXY: bool(false),
   PUBLIC_URL: z.string().url().optional(),
   PKI_KEK: z
@@ -100,6 +104,10 @@ export type AppConfig = {
   redisUrl: string | undefined;
   redisPrefix: string;
   fileSizeLimitMb: number;
+  /** How long a download address lives; it is re-checked against the holder's access when used. */
+  downloadUrlTtlSeconds: number;
+  /** Wrong passwords per (account, client address): free failures, then a wait that doubles up to a cap. */
+  loginThrottle: { freeFailures: number; backoffSeconds: number; maxBackoffSeconds: number };
   trustProxy: boolean;
   /** Where the outside world reaches this platform; certificates name its /pki addresses. */
   publicUrl: string;
@@ -168,6 +176,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     fileSizeLimitMb: e.FILE_SIZE_LIMIT_MB,
+    downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+    loginThrottle: {
+      freeFailures: e.LOGIN_FREE_FAILURES,
+      backoffSeconds: e.LOGIN_BACKOFF_SECONDS,
+      maxBackoffSeconds: Math.max(e.LOGIN_BACKOFF_MAX_SECONDS, e.LOGIN_BACKOFF_SECONDS),
+    },
     trustProxy: e.TRUST_PROXY,
     publicUrl,
     pki: {

@@ -516,7 +516,7 @@ describe.each(DIALECTS)('members, roles and authority [%s]', (dialect) => {
             applyFileKey: foreign,
           })
         ).body.code,
-      ).toBe(5007);
+      ).toBe(5201);
       expect(
         (await post('/v1/organizes/authority/apply', m.token, { roles: ['legalPerson'], applyFileKey: file }))
           .body.code,

@@ -44,6 +44,8 @@ const DENY_CODES = new Set([
   3130, 5007, 2013, 3007, 14006,
   // Grant rules: no one grants, widens, takes away or claims beyond their own points.
   11111, 11112, 11113, 11114, 11115, 11116, 11117, 11118,
+  // Files: no object the caller may see grants the file; an address whose holder lost access.
+  5201, 5202,
   // UKeys: a key not bound in the caller's organisation, another organisation's UKey application.
   7016, 7030,
   // Seals: another owner's seal, application, claim link, change or authorisation is answered as absent.
@@ -215,6 +217,8 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
     /** A UKey bound in organisation A; each of A's key managers unbinds one of its own. */
     ukeySn: string;
     ukeyFor: Partial<Record<Principal, string>>;
+    /** A material each principal uploaded: an authority application attaches the applicant's own. */
+    ownMaterial: Partial<Record<Principal, string>>;
     ukeyApplyNo: string;
     ukeySpki: string;
     /** Seals of organisation A: a made seal, applications, a claim link, a change, an authorisation. */
@@ -434,6 +438,9 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       sig: link.body.data.sig,
     };
     fx.sealApplyNo = (await post('/v1/seals/sealApply', a.token, { sealKind: 'business' })).body.data.applyNo;
+    fx.ownMaterial = {};
+    for (const p of Object.keys(spaces) as (keyof typeof spaces)[])
+      fx.ownMaterial[p] = await uploadPdf((await sessions.issue(t.db, spaces[p], client)).accessToken);
   });
   afterAll(async () => t?.close());
 
@@ -582,7 +589,10 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       'POST /v1/msgs/adminModify/verify': { changeNo: fx.changeNo, code: '000000' },
       'POST /v1/msgs/newAdmin/send': { changeNo: fx.changeNo, mobile: mobile() },
       'POST /v1/msgs/newAdmin/verify': { changeNo: fx.changeNo, code: '000000' },
-      'POST /v1/organizes/authority/apply': { roles: ['signAdmin'], applyFileKey: fx.fileKey },
+      'POST /v1/organizes/authority/apply': {
+        roles: ['signAdmin'],
+        applyFileKey: fx.ownMaterial[p] ?? fx.fileKey,
+      },
       'POST /v1/organizes/authority/records': {},
       'POST /v1/organizes/authority/{applyNo}/reject': { rejectReason: '矩阵' },
       'POST /manage/api/v1/login': { username: 'nobody', password: 'wrong' },

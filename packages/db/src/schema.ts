@@ -8,6 +8,7 @@ import type { SealsTables } from './schema-seals';
 import type { SigningTables } from './schema-signing';
 import type { UkeysTables } from './schema-ukeys';
 import type { VerifyTables } from './schema-verify';
+import type { AccessTables } from './schema-access';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -22,8 +23,6 @@ export interface PersonsTable {
   real_name_status: Generated<number>;
   status: Generated<'active' | 'disabled'>;
   default_account_id: string | null;
-  failed_logins: Generated<number>;
-  locked_until: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -139,7 +138,8 @@ export interface Database
     SealsTables,
     SigningTables,
     UkeysTables,
-    VerifyTables {
+    VerifyTables,
+    AccessTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
   members: MembersTable;
@@ -171,3 +171,4 @@ export type * from './schema-seals';
 export type * from './schema-signing';
 export type * from './schema-ukeys';
 export type * from './schema-verify';
+export type * from './schema-access';

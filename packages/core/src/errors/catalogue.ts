@@ -19,6 +19,7 @@ import { SIGNING_ENTRIES } from './entries/signing';
 import { VERIFY_ENTRIES } from './entries/verify';
 import { PDF_ENCRYPTION_ENTRIES } from './entries/pdf-encryption';
 import { EVIDENCE_ENTRIES } from './entries/evidence';
+import { ACCESS_ENTRIES } from './entries/access';
 
 /** How the client reacts to a code (spec section 8). */
 export type ClientHandling =
@@ -51,6 +52,7 @@ const entries = [
   ...VERIFY_ENTRIES,
   ...PDF_ENCRYPTION_ENTRIES,
   ...EVIDENCE_ENTRIES,
+  ...ACCESS_ENTRIES,
   // success codes of section 8
   { code: 0, http: 200, key: 'ok', handling: 'success', zh: '成功', en: 'Success' },
   { code: 100, http: 200, key: 'ok.accepted', handling: 'success', zh: '成功', en: 'Success' },
@@ -326,14 +328,6 @@ const entries = [
     handling: 'toastFail',
     zh: '密码须为8-32位，且包含字母和数字',
     en: 'A password needs 8-32 characters with letters and digits',
-  },
-  {
-    code: 2009,
-    http: 429,
-    key: 'account.loginLocked',
-    handling: 'toastFail',
-    zh: '错误次数过多，请稍后再试',
-    en: 'Too many failed attempts; try again later',
   },
   {
     code: 2010,

@@ -36,7 +36,7 @@ export type Decider =
   { kind: 'member'; ctx: AuthContext } | { kind: 'operator'; operatorId: string; name: string };
 
 export function createAuthorityService(deps: {
-  /** Throws unless the caller may read the file (it is theirs or their organisation's). */
+  /** Throws unless the caller uploaded the file (an application attaches the applicant's own upload). */
   checkFile: (db: Db, ctx: AuthContext, fileKey: string) => Promise<void>;
 }) {
   async function out(db: Db, a: repo.ApplicationRow, lang: Language) {
