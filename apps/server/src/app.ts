@@ -12,7 +12,8 @@ import type { AppConfig } from './config';
 import { appSecret } from './app-secret';
 import authPlugin from './plugins/auth';
 import dbPlugin from './plugins/db';
-import errorsPlugin from './plugins/errors';
+import errorsPlugin, { answerFrameworkError } from './plugins/errors';
+import inputHygiene from './plugins/input-hygiene';
 import requestContext from './plugins/request-context';
 import securityPlugin from './plugins/security';
 import webPlugin from './plugins/web';
@@ -122,12 +123,16 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     genReqId: () => randomBytes(8).toString('hex'),
     requestIdHeader: false,
     ajv: { customOptions: { coerceTypes: false } },
+    // A path whose escapes do not decode, or a parameter over the length bound, is refused by the router
+    // before any hook runs; this answers it from the catalogue like every other error.
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(requestContext);
   await app.register(errorsPlugin);
+  await app.register(inputHygiene);
   await app.register(securityPlugin, {
     globalPerMinute: config.rateLimit.globalPerMinute,
     redisUrl: config.redisUrl,

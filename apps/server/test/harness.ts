@@ -76,7 +76,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+  /** Adds test-only routes or hooks before the app is ready. */
+  beforeReady?: (app: FastifyInstance) => void,
+): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'openseal-test-'));
   const database = await openTestDatabase(dialect);
   const config = loadConfig({
@@ -95,6 +100,7 @@ export async function startTestApp(dialect: DialectName, env: Record<string, str
     ...env,
   });
   const app = await buildApp({ config, database });
+  beforeReady?.(app);
   await app.ready();
 
   const call: TestApp['call'] = async (method, url, opts = {}) => {

@@ -28,7 +28,7 @@ describe.each(DIALECTS)('platform [%s]', (dialect) => {
     const r = await t.call('GET', '/v1/does/not/exist', { lang: 'en' });
     expect([r.status, r.body.code, r.body.message]).toEqual([404, 1009, 'No such endpoint']);
   });
-  it('a bad owner-switch header is 1007; malformed JSON is 1001', async () => {
+  it('a bad owner-switch header is 1007; malformed JSON is 1105', async () => {
     expect(
       (
         await t.call('GET', '/v1/organizes/dynamicConfig?sceneKey=HOME', {
@@ -42,7 +42,7 @@ describe.each(DIALECTS)('platform [%s]', (dialect) => {
       headers: { 'content-type': 'application/json' },
       payload: '{"mobile":',
     });
-    expect([r.statusCode, r.json().code]).toEqual([400, 1001]);
+    expect([r.statusCode, r.json().code]).toEqual([400, 1105]);
   });
   it('an unexpected failure is 1004 with no stack or internals in the answer', async () => {
     const token = await t.loginBySms(mobile());

@@ -8,6 +8,7 @@
  * 12xxx certificates and PDF signatures).
  */
 
+import { INPUT_ENTRIES } from './entries/input';
 import { MEMBERS_ENTRIES } from './entries/members';
 import { OPERATORS_ENTRIES } from './entries/operators';
 import { REALNAME_ENTRIES } from './entries/realname';
@@ -41,6 +42,7 @@ export interface CatalogueEntry {
 }
 
 const entries = [
+  ...INPUT_ENTRIES,
   ...REALNAME_ENTRIES,
   ...MEMBERS_ENTRIES,
   ...OPERATORS_ENTRIES,

@@ -1,6 +1,7 @@
 /**
  * Malformed input must end in a report or a PdfError, quickly: never another exception, a hang or
- * unbounded memory. Variants are made from hand-made files and, when present, third-party ones.
+ * unbounded memory. These are hand-picked damages; mutants.test.ts runs 3,000 random ones (flips,
+ * truncation, insertions, splices and more) of the corpus and of hand-made files.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -25,18 +26,6 @@ if (CORPUS_FILES.length === 0)
 const LIMITS = { deadlineMs: 5_000, maxStreamBytes: 32 * 1024 * 1024, maxDepth: 64 };
 const BUDGET_MS = 5_000;
 
-/** A small deterministic generator, so that a failing variant can be replayed. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function settle(name: string, bytes: Uint8Array): Promise<PdfVerifyReport | PdfError> {
   const started = Date.now();
   let outcome: PdfVerifyReport | PdfError;
@@ -50,16 +39,6 @@ async function settle(name: string, bytes: Uint8Array): Promise<PdfVerifyReport 
   }
   expect(Date.now() - started, `${name} finished in time`).toBeLessThan(BUDGET_MS);
   return outcome;
-}
-
-function flipped(bytes: Uint8Array, seed: number, count: number, from = 0): Uint8Array {
-  const out = bytes.slice();
-  const rnd = prng(seed);
-  for (let i = 0; i < count; i++) {
-    const at = from + Math.floor(rnd() * (out.length - from));
-    out[at] = Math.floor(rnd() * 256);
-  }
-  return out;
 }
 
 function replaceAll(bytes: Uint8Array, pattern: RegExp, replacement: string): Uint8Array {
@@ -82,43 +61,6 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('verifyPdf on damaged input', () => {
-  it('survives random byte flips anywhere and in the cross-reference tail', async () => {
-    let reports = 0;
-    let errors = 0;
-    for (const [name, bytes] of sources) {
-      for (let seed = 1; seed <= 6; seed++) {
-        const anywhere = await settle(`${name} flips #${seed}`, flipped(bytes, seed, 40));
-        const tail = await settle(
-          `${name} tail flips #${seed}`,
-          flipped(bytes, seed * 7919, 12, Math.max(0, bytes.length - 2048)),
-        );
-        for (const o of [anywhere, tail]) {
-          if (o instanceof PdfError) errors++;
-          else reports++;
-        }
-      }
-    }
-    // Most damage is survivable: the reader repairs, the verifier reports broken signatures.
-    expect(reports).toBeGreaterThan(errors);
-  }, 120_000);
-
-  it('survives truncation at several points', async () => {
-    for (const [name, bytes] of sources) {
-      for (const cut of [0.05, 0.3, 0.5, 0.8, 0.97]) {
-        const at = Math.floor(bytes.length * cut);
-        const outcome = await settle(`${name} cut at ${at}`, bytes.subarray(0, at));
-        if (!(outcome instanceof PdfError)) {
-          // A cut file can still show its early revisions, but no signature over the lost bytes is valid.
-          for (const s of outcome.signatures) {
-            if ((s.byteRange[2] ?? 0) + (s.byteRange[3] ?? 0) > at) expect(s.verdict, name).toBe('invalid');
-          }
-        }
-      }
-      const lastByte = await settle(`${name} minus one byte`, bytes.subarray(0, bytes.length - 1));
-      expect(lastByte instanceof PdfError || lastByte.signatures.length >= 0).toBe(true);
-    }
-  }, 120_000);
-
   it('reports a ByteRange pointing past the end of the file as broken', async () => {
     const bytes = sources.get('hand-made') as Uint8Array;
     const text = Buffer.from(bytes).toString('latin1');

@@ -1,27 +1,15 @@
 import type {} from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, contracts as c } from '@openseal/core';
+import { contracts as c } from '@openseal/core';
 import { z } from 'zod';
 import { ok } from '../../lib/reply';
+import { readSingleFile } from '../../lib/multipart';
 import { responses } from '../../lib/route-kit';
 import type { FilesService, UploadPurpose } from './files.service';
 
 const INSIDE = ['material', 'sign', 'verify'] as const;
 const PIC = ['image', 'appIcon', 'sealImage'] as const;
-
-async function readOne(req: FastifyRequest, maxBytes: number) {
-  if (!req.isMultipart()) throw new AppError('file.required');
-  let file: { bytes: Buffer; fileName: string } | null = null;
-  // Read every part: a second file must be refused, not silently dropped (section 5: one file at a time).
-  for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
-    if (part.type !== 'file') continue;
-    if (file) throw new AppError('file.tooMany');
-    file = { bytes: await part.toBuffer(), fileName: part.filename || 'file' };
-  }
-  if (!file) throw new AppError('file.required');
-  return file;
-}
 
 export default async function filesRoutes(app: FastifyInstance, opts: { files: FilesService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -47,7 +35,7 @@ export default async function filesRoutes(app: FastifyInstance, opts: { files: F
       async (req) => {
         const ctx = req.requireAuth();
         const purpose = req.query.purpose;
-        const file = await readOne(req, files.maxBytes(purpose));
+        const file = await readSingleFile(req, files.maxBytes(purpose));
         return ok(await files.upload(app.db, ctx, { ...file, purpose }), req.lang);
       },
     );

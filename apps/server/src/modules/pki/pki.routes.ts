@@ -1,9 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '@openseal/core';
+import { ocspErrorResponse } from '@openseal/pki';
 import type { PkiService } from './pki.service';
 
 const BINARY_LIMIT = 64 * 1024;
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/**
+ * The request of the OCSP GET form (RFC 6960 appendix A.1): the URL encoding of the base64 of the DER.
+ * The router has decoded the path once; a client that encoded twice leaves escapes, decoded here once
+ * more. Anything that is not then plain base64 (a lone `%`, NUL, other text) is no request: null, and
+ * the caller answers malformedRequest as for undecodable DER (RFC 6960 section 2.3). Both forms answer
+ * HTTP 200 with the OCSP error status, which OCSP clients read; most ignore the body of a 4xx.
+ */
+function ocspGetRequest(path: string): Uint8Array | null {
+  let encoded = path;
+  if (encoded.includes('%')) {
+    try {
+      encoded = decodeURIComponent(encoded);
+    } catch {
+      return null;
+    }
+  }
+  if (encoded.length === 0 || encoded.length > (BINARY_LIMIT * 4) / 3 + 4 || !BASE64.test(encoded))
+    return null;
+  return Buffer.from(encoded, 'base64');
+}
 
 /**
  * The public face of the platform PKI, as named in every certificate it issues: CA certificates, CRLs,
@@ -34,7 +58,7 @@ export default async function pkiRoutes(app: FastifyInstance, opts: { pki: PkiSe
     },
     async (req, reply) => {
       const der = pki.caCertificate(req.params.file.split('.')[0]!);
-      if (!der) return reply.status(404).send();
+      if (!der) throw new AppError('request.notFound');
       return reply
         .header('content-type', 'application/pkix-cert')
         .header('cache-control', 'public, max-age=86400')
@@ -76,14 +100,15 @@ export default async function pkiRoutes(app: FastifyInstance, opts: { pki: PkiSe
   r.get(
     '/pki/ocsp/*',
     {
-      config: open,
+      // The path is protocol data: a bad one gets an OCSP answer (malformedRequest), not a JSON error.
+      config: { ...open, rawParams: true },
       schema: { tags, summary: 'OCSP responder, GET form: base64 request in the path (RFC 6960 appendix A)' },
     },
     async (req, reply) => {
-      const encoded = decodeURIComponent((req.params as { '*': string })['*']);
+      const der = ocspGetRequest((req.params as { '*': string })['*']);
       return reply
         .header('content-type', 'application/ocsp-response')
-        .send(await ocspReply(Buffer.from(encoded, 'base64')));
+        .send(der ? await ocspReply(der) : Buffer.from(ocspErrorResponse('malformedRequest')));
     },
   );
 

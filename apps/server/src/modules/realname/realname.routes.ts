@@ -1,9 +1,10 @@
 import type {} from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, contracts as c } from '@openseal/core';
+import { contracts as c } from '@openseal/core';
 import { z } from 'zod';
 import { ok } from '../../lib/reply';
+import { readSingleFile } from '../../lib/multipart';
 import { clientOf, responses } from '../../lib/route-kit';
 import type { AppConfig } from '../../config';
 import type { ModuleDeps } from '../module-deps';
@@ -21,18 +22,6 @@ function verifierFrom(s: AppConfig['realName']): IdentityVerifier {
     return createHttpIdentityVerifier({ url: s.gatewayUrl, key: s.gatewayKey });
   }
   return createSandboxIdentityVerifier({ delayMs: s.sandboxDelayMs });
-}
-
-async function readOne(req: FastifyRequest, maxBytes: number) {
-  if (!req.isMultipart()) throw new AppError('file.required');
-  let file: { bytes: Buffer; fileName: string } | null = null;
-  for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
-    if (part.type !== 'file') continue;
-    if (file) throw new AppError('file.tooMany');
-    file = { bytes: await part.toBuffer(), fileName: part.filename || 'file' };
-  }
-  if (!file) throw new AppError('file.required');
-  return file;
 }
 
 /** Routes of the realname module (wired in app.ts with the shared module dependencies). */
@@ -183,7 +172,7 @@ export default async function realnameRoutes(app: FastifyInstance, deps: ModuleD
     },
     async (req) => {
       const ctx = req.requireAuth();
-      const file = await readOne(req, deps.files.maxBytes('material'));
+      const file = await readSingleFile(req, deps.files.maxBytes('material'));
       return ok(await realname.uploadMaterial(app.db, ctx, { ...file, kind: req.query.kind }), req.lang);
     },
   );

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, contracts as c } from '@openseal/core';
 import { ok } from '../../lib/reply';
+import { readSingleFile } from '../../lib/multipart';
 import { responses } from '../../lib/route-kit';
 import type { ConfigService } from '../config/config.service';
 import { checkUpload } from '../files/file-check';
@@ -46,14 +47,7 @@ export default async function verifyRoutes(
     },
     async (req) => {
       const maxBytes = await opts.verify.maxUploadBytes();
-      if (!req.isMultipart()) throw new AppError('file.required');
-      let file: { bytes: Buffer; fileName: string } | null = null;
-      for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
-        if (part.type !== 'file') continue;
-        if (file) throw new AppError('file.tooMany');
-        file = { bytes: await part.toBuffer(), fileName: part.filename || 'file.pdf' };
-      }
-      if (!file) throw new AppError('file.required');
+      const file = await readSingleFile(req, maxBytes, 'file.pdf');
       if (file.bytes.length > maxBytes) throw new AppError('file.tooLarge', { details: { maxBytes } });
       await checkUpload(file.bytes, ['pdf']);
       const actor = req.auth ? req.auth.personId : 'anonymous';

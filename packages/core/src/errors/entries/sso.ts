@@ -7,7 +7,7 @@ import type { CatalogueEntry } from '../catalogue';
 export const SSO_ENTRIES = [
   {
     code: 14001,
-    http: 503,
+    http: 404,
     key: 'sso.notConfigured',
     handling: 'toastFail',
     zh: '未配置单点登录',
