@@ -59,6 +59,7 @@ import { startPki } from './modules/pki/start-pki';
 import type { PkiService } from './modules/pki/pki.service';
 import type { EvidenceService } from './modules/evidence/evidence.service';
 import { seed } from './seed/demo';
+import { createWorkPool, type WorkPool } from './workers/work-pool';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,6 +70,8 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** The sign service (tests run its expiry sweep). */
     signing: SigningModule;
+    /** The worker pool: parsing, verification, image work and signing off the main thread. */
+    work: WorkPool;
   }
 }
 
@@ -129,6 +132,9 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   });
 
   const secret = appSecret(config, (m) => app.log.warn(m));
+  const work = createWorkPool(config.workers);
+  app.decorate('work', work);
+  app.addHook('onClose', async () => work.close());
   const provider = smsProvider(config);
   const sessions = createSessionService({ ttlHours: config.sessionTtlHours });
   const msgs = createMsgsService({
@@ -143,6 +149,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     store: createLocalBlobStore(join(config.dataDir, 'files')),
     secret,
     fileSizeLimitMb: config.fileSizeLimitMb,
+    work,
   });
   const configService = createConfigService({
     db: app.db,
@@ -230,10 +237,10 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(pkiRoutes, { pki });
   await app.register(evidenceRoutes, { evidence });
   await app.register(verifyRoutes, {
-    verify: createVerifyService({ pki, evidence, config: configService }),
+    verify: createVerifyService({ pki, evidence, config: configService, work }),
     config: configService,
   });
-  const moduleDeps: ModuleDeps = { ...routeOpts, appConfig: config, secret, pki, evidence };
+  const moduleDeps: ModuleDeps = { ...routeOpts, appConfig: config, secret, pki, evidence, work };
   await app.register(realnameRoutes, moduleDeps);
   await app.register(membersRoutes, moduleDeps);
   const authorityQueue = createAuthorityService({

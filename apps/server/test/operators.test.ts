@@ -18,6 +18,7 @@ import { createOperatorsService } from '../src/modules/operators/operators.servi
 import { DEMO_OPERATOR, seedOperator } from '../src/modules/operators/seed-operator';
 import type { ReviewQueueQuery, ReviewQueues } from '../src/modules/operators/review-queues';
 import { DIALECTS, mobile, openTestDatabase, startTestApp, type ApiBody, type TestApp } from './harness';
+import { createInlineWorkPool } from '../src/workers/work-pool';
 
 const UA = 'ConsoleTest/1.0';
 const system = { operatorId: null, client: { ip: null, userAgent: null } };
@@ -384,6 +385,7 @@ describe.each(DIALECTS)('operator review queues [%s]', (dialect) => {
         store: createLocalBlobStore(join(tmpdir(), 'openseal-operators-files')),
         secret: 'operators-test-secret-0123456789abcdef',
         fileSizeLimitMb: 20,
+        work: createInlineWorkPool(),
       }),
       reviewQueues: fake.queues,
     });

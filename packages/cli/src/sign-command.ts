@@ -133,7 +133,7 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       width,
       height,
     };
-    const signing = createPdfSigning({ pki: platform.pki, evidence: platform.evidence });
+    const signing = createPdfSigning({ pki: platform.pki, evidence: platform.evidence, work: platform.work });
     const result = await signing.signFile(db, {
       inPath: file,
       outPath: o.output,

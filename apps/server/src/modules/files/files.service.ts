@@ -4,6 +4,7 @@ import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
 import { hmac, safeEqual } from '../../lib/secrets';
 import type { AuthContext } from '../session/session.service';
+import type { WorkPool } from '../../workers/work-pool';
 import { checkUpload, type UploadKind } from './file-check';
 import type { BlobStore } from './file-store';
 import * as repo from './files.repository';
@@ -14,11 +15,18 @@ interface PurposeRule {
   kinds: readonly UploadKind[];
   maxBytes: number;
   exactPx?: number;
+  /** Pixels an image may declare (default LIMITS.imageMaxPixels). */
+  maxPixels?: number;
 }
 
 const MB = 1024 * 1024;
 
-export function createFilesService(deps: { store: BlobStore; secret: string; fileSizeLimitMb: number }) {
+export function createFilesService(deps: {
+  store: BlobStore;
+  secret: string;
+  fileSizeLimitMb: number;
+  work: Pick<WorkPool, 'readOfd'>;
+}) {
   /** Spec section 5 upload rules, by purpose. */
   const RULES: Record<UploadPurpose, PurposeRule> = {
     sign: { kinds: ['pdf', 'ofd'], maxBytes: deps.fileSizeLimitMb * MB },
@@ -26,7 +34,8 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
     material: { kinds: ['doc', 'docx', 'pdf', 'jpg', 'png'], maxBytes: LIMITS.imageMaxBytes },
     image: { kinds: ['jpg', 'png'], maxBytes: LIMITS.imageMaxBytes },
     appIcon: { kinds: ['jpg', 'png'], maxBytes: LIMITS.appIconMaxBytes, exactPx: LIMITS.appIconPx },
-    sealImage: { kinds: ['png'], maxBytes: LIMITS.sealImageMaxBytes },
+    // Seal images are the platform's own (≤ 42 mm at 400 dpi) or hand-drawn: far below the general budget.
+    sealImage: { kinds: ['png'], maxBytes: LIMITS.sealImageMaxBytes, maxPixels: LIMITS.handDrawnMaxPixels },
   };
   const urlSignature = (key: string, expires: number) => hmac(deps.secret, 'file', key, String(expires));
 
@@ -43,7 +52,10 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
     const rule = RULES[input.purpose];
     if (input.bytes.length > rule.maxBytes)
       throw new AppError('file.tooLarge', { details: { maxBytes: rule.maxBytes } });
-    const checked = await checkUpload(input.bytes, rule.kinds);
+    const checked = await checkUpload(input.bytes, rule.kinds, {
+      work: deps.work,
+      maxPixels: rule.maxPixels ?? LIMITS.imageMaxPixels,
+    });
     if (rule.exactPx && (checked.width !== rule.exactPx || checked.height !== rule.exactPx)) {
       throw new AppError('file.imageSize', {
         details: {

@@ -11,7 +11,7 @@ import { createPdfSigning } from './pdf-signing';
 import { createWillService } from './will.service';
 
 export function createSigningModule(
-  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'msgs'> & {
+  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'msgs' | 'work'> & {
     db: Db;
     log: { warn(obj: object, msg: string): void };
     /** How often open flows are checked for expiry. */
@@ -24,7 +24,8 @@ export function createSigningModule(
     files: deps.files,
     msgs: deps.msgs,
     will,
-    signing: createPdfSigning({ pki: deps.pki }),
+    signing: createPdfSigning({ pki: deps.pki, work: deps.work }),
+    work: deps.work,
     log: deps.log,
   });
   const approvals = createApprovalsService({

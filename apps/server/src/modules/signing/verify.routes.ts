@@ -1,7 +1,7 @@
 import type {} from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, contracts as c } from '@openseal/core';
+import { AppError, LIMITS, contracts as c } from '@openseal/core';
 import { ok } from '../../lib/reply';
 import { responses } from '../../lib/route-kit';
 import type { ConfigService } from '../config/config.service';
@@ -55,7 +55,7 @@ export default async function verifyRoutes(
       }
       if (!file) throw new AppError('file.required');
       if (file.bytes.length > maxBytes) throw new AppError('file.tooLarge', { details: { maxBytes } });
-      await checkUpload(file.bytes, ['pdf']);
+      await checkUpload(file.bytes, ['pdf'], { work: app.work, maxPixels: LIMITS.imageMaxPixels });
       const actor = req.auth ? req.auth.personId : 'anonymous';
       return ok(await opts.verify.verifyUpload(app.db, { ...file, actor }), req.lang);
     },
