@@ -95,7 +95,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('verification pages in the br
       join(dir, 'contract.pdf'),
       plainPdf(['Purchase contract', 'Party A and Party B agree as follows.', '1. Goods: 100 units.']),
     );
-    const signing = createPdfSigning({ pki });
+    const signing = createPdfSigning({ pki, work: server.app.work });
     const png = ringPng();
     await signing.signFile(server.db, {
       inPath: join(dir, 'contract.pdf'),

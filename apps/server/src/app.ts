@@ -64,6 +64,7 @@ import { startPki } from './modules/pki/start-pki';
 import type { PkiService } from './modules/pki/pki.service';
 import type { EvidenceService } from './modules/evidence/evidence.service';
 import { seed } from './seed/demo';
+import { createWorkPool, type WorkPool } from './workers/work-pool';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -74,6 +75,8 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** The sign service (tests run its expiry sweep). */
     signing: SigningModule;
+    /** The worker pool: parsing, verification, image work and signing off the main thread. */
+    work: WorkPool;
   }
 }
 
@@ -146,6 +149,9 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   });
 
   const secret = appSecret(config, (m) => app.log.warn(m));
+  const work = createWorkPool(config.workers);
+  app.decorate('work', work);
+  app.addHook('onClose', async () => work.close());
   const provider = smsProvider(config);
   const sessions = createSessionService({ ttlHours: config.sessionTtlHours });
   const msgs = createMsgsService({
@@ -162,6 +168,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     fileSizeLimitMb: config.fileSizeLimitMb,
     urlTtlSeconds: config.downloadUrlTtlSeconds,
     contextOf: (db, personId, organizationId) => sessions.contextOf(db, personId, organizationId),
+    work,
   });
   const configService = createConfigService({
     db: app.db,
@@ -257,10 +264,18 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(filesRoutes, routeOpts);
   await app.register(pkiRoutes, { pki });
   await app.register(evidenceRoutes, { evidence });
-  const verify = createVerifyService({ pki, evidence, config: configService });
+  const verify = createVerifyService({ pki, evidence, config: configService, work });
   await app.register(verifyRoutes, { verify, config: configService });
   await app.register(verifyEvidenceRoutes, { verifyEvidence: createVerifyEvidence({ verify, evidence }) });
-  const moduleDeps: ModuleDeps = { ...routeOpts, appConfig: config, secret, pki, evidence, loginThrottle };
+  const moduleDeps: ModuleDeps = {
+    ...routeOpts,
+    appConfig: config,
+    secret,
+    pki,
+    evidence,
+    loginThrottle,
+    work,
+  };
   await app.register(realnameRoutes, moduleDeps);
   await app.register(membersRoutes, moduleDeps);
   const authorityQueue = createAuthorityService({

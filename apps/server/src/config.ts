@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -79,6 +80,8 @@ const envSchema = z.object({
   SSO_CLIENT_SECRET: z.string().optional(),
   SSO_REDIRECT_URI: z.string().url().optional(),
   SSO_SCOPE: z.string().optional(),
+  WORKER_THREADS: int(Math.max(1, availableParallelism() - 1), 1),
+  WORKER_MEMORY_MB: int(1024, 64),
 });
 
 export type AppConfig = {
@@ -139,6 +142,8 @@ export type AppConfig = {
     redirectUri: string;
     scope?: string;
   } | null;
+  /** The worker pool that parses, verifies, signs and decodes off the main thread. */
+  workers: { threads: number; memoryMb: number };
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -210,5 +215,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             ...(e.SSO_SCOPE ? { scope: e.SSO_SCOPE } : {}),
           }
         : null,
+    workers: { threads: e.WORKER_THREADS, memoryMb: e.WORKER_MEMORY_MB },
   };
 }

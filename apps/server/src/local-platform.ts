@@ -12,6 +12,7 @@ import { startPki } from './modules/pki/start-pki';
 import type { PkiService } from './modules/pki/pki.service';
 import type { EvidenceService } from './modules/evidence/evidence.service';
 import { createPlatformEvidence } from './modules/evidence/platform-evidence';
+import { createInlineWorkPool, type WorkPool } from './workers/work-pool';
 
 export interface LocalPlatform {
   config: AppConfig;
@@ -21,6 +22,8 @@ export interface LocalPlatform {
   evidence: EvidenceService;
   /** The stored files (seal images, for one): the same store and secret as the server's. */
   files: FilesService;
+  /** The pool's tasks in this process: a one-shot command has no other requests to keep answering. */
+  work: WorkPool;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,7 @@ export async function openLocalPlatform(
     const quiet = { info: () => {}, warn: (m: string) => process.stderr.write(`warning: ${m}\n`) };
     const pki = await startPki(database.db, config, quiet);
     const evidence = createPlatformEvidence({ db: database.db, pki, intervalMs: 0, log: { warn: () => {} } });
+    const work = createInlineWorkPool();
     const files = createFilesService({
       store: createLocalBlobStore(join(config.dataDir, 'files')),
       secret: appSecret(config, quiet.warn),
@@ -45,6 +49,7 @@ export async function openLocalPlatform(
       urlTtlSeconds: config.downloadUrlTtlSeconds,
       // The command line issues no download addresses: nobody holds one.
       contextOf: async () => null,
+      work,
     });
     return {
       config,
@@ -52,6 +57,7 @@ export async function openLocalPlatform(
       pki,
       evidence,
       files,
+      work,
       close: async () => {
         await pki.close();
         await database.close();

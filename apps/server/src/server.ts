@@ -34,3 +34,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ port: config.port, host: config.host });
 app.log.info(`OpenSeal is serving on http://localhost:${config.port}`);
+// Start the worker pool now rather than on the first upload (loading a worker takes a second or two).
+app.work.warm().catch((err: unknown) => app.log.warn({ err }, 'could not start the worker pool'));

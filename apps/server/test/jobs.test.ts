@@ -326,8 +326,14 @@ describe.each(DIALECTS)('seal production survives a restart [%s]', (dialect) => 
     });
     const applyNo = applied.body.data.applyNo;
     await f.approve(op, 'sealApply', applyNo);
-    // The image goes missing from the store before production.
-    const sha = up.body.data.sha256 as string;
+    // The image goes missing from the store before production: the picture redrawn at the seal's size
+    // when it was applied for (seals/hand-drawn.ts), which production uses.
+    const { sha256: sha } = await t.db
+      .selectFrom('seal_work_orders')
+      .innerJoin('file_objects', 'file_objects.key', 'seal_work_orders.hand_drawn_file_key')
+      .select('file_objects.sha256')
+      .where('seal_work_orders.apply_no', '=', applyNo)
+      .executeTakeFirstOrThrow();
     const blob = join(dataDir, 'files', sha.slice(0, 2), sha.slice(2, 4), sha);
     const { readFile, writeFile, unlink } = await import('node:fs/promises');
     const bytes = await readFile(blob);

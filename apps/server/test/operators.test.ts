@@ -19,6 +19,7 @@ import { createOperator } from '../src/modules/operators/operators.service';
 import { DEMO_OPERATOR, seedOperator } from '../src/modules/operators/seed-operator';
 import type { ReviewQueueQuery, ReviewQueues } from '../src/modules/operators/review-queues';
 import { DIALECTS, mobile, openTestDatabase, startTestApp, type ApiBody, type TestApp } from './harness';
+import { createInlineWorkPool } from '../src/workers/work-pool';
 
 const UA = 'ConsoleTest/1.0';
 const system = { operatorId: null, client: { ip: null, userAgent: null } };
@@ -436,6 +437,7 @@ describe.each(DIALECTS)('operator review queues [%s]', (dialect) => {
         fileSizeLimitMb: 20,
         urlTtlSeconds: 300,
         contextOf: async () => null,
+        work: createInlineWorkPool(),
       }),
       loginThrottle: createLoginThrottle({
         secret: 'operators-test-secret-0123456789abcdef',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contracts } from '@openseal/core';
+import { contracts, pngSize } from '@openseal/core';
 import { describeCertificate } from '@openseal/pki';
 import { backfillChangeBefore } from '../../../packages/db/src/migrations/0010-seal-change-before';
 import { DIALECTS, startTestApp, type TestApp } from './harness';
@@ -313,10 +313,13 @@ describe.each(DIALECTS)('seal changes [%s]', (dialect) => {
       method: 'GET',
       url: (await get(`/v1/seals/${handSeal}`, p.token)).body.data.imageUrl,
     });
-    expect(Buffer.compare(img.rawPayload, transparentPng(240))).toBe(0);
+    // Each picture is the upload redrawn at the seal's own size (18 mm at 400 dpi), never the upload itself.
+    expect(pngSize(img.rawPayload)).toEqual({ width: 283, height: 283 });
+    expect(Buffer.compare(img.rawPayload, transparentPng(240))).not.toBe(0);
     const record = (await get(`/v1/sealChanges/sealChangeDetail/${change.body.data.changeNo}`, p.token)).body
       .data;
     const old = await t.app.inject({ method: 'GET', url: record.beforeImageUrl });
-    expect(Buffer.compare(old.rawPayload, transparentPng(200))).toBe(0);
+    expect(pngSize(old.rawPayload)).toEqual({ width: 283, height: 283 });
+    expect(Buffer.compare(old.rawPayload, img.rawPayload)).not.toBe(0);
   });
 });

@@ -79,7 +79,7 @@ describe.each(DIALECTS)('the evidence of a verified file on %s', (dialect) => {
       sealCode: SEAL_CODE,
     });
     serial = seal.serial;
-    const signing = createPdfSigning({ pki: t.app.pki, evidence: t.app.evidence });
+    const signing = createPdfSigning({ pki: t.app.pki, evidence: t.app.evidence, work: t.app.work });
     const sign = (from: string, to: string) =>
       signing.signFile(t.db, {
         inPath: join(dir, from),
@@ -96,7 +96,7 @@ describe.each(DIALECTS)('the evidence of a verified file on %s', (dialect) => {
 
     // Before commitments, a signing leaf held its file hashes (and everything else) in clear.
     await writeFile(join(dir, 'old.pdf'), plainPdf('Signed long ago'));
-    await createPdfSigning({ pki: t.app.pki }).signFile(t.db, {
+    await createPdfSigning({ pki: t.app.pki, work: t.app.work }).signFile(t.db, {
       inPath: join(dir, 'old.pdf'),
       outPath: join(dir, 'old-signed.pdf'),
       serial,

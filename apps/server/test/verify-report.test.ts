@@ -83,7 +83,7 @@ describe.each(DIALECTS)('kept verification reports on %s', (dialect) => {
       sealCode: 'REPORT-SEAL',
     });
     await writeFile(join(dir, 'in.pdf'), plainPdf('Contract'));
-    await createPdfSigning({ pki: t.app.pki }).signFile(t.db, {
+    await createPdfSigning({ pki: t.app.pki, work: t.app.work }).signFile(t.db, {
       inPath: join(dir, 'in.pdf'),
       outPath: join(dir, 'out.pdf'),
       serial: seal.serial,

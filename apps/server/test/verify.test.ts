@@ -59,7 +59,7 @@ describe.each(DIALECTS)('POST /v1/signFile/verify/pdf on %s', (dialect) => {
       sealCode: 'VERIFY-SEAL',
     });
     await writeFile(join(dir, 'in.pdf'), plainPdf('Contract'));
-    await createPdfSigning({ pki: t.app.pki }).signFile(t.db, {
+    await createPdfSigning({ pki: t.app.pki, work: t.app.work }).signFile(t.db, {
       inPath: join(dir, 'in.pdf'),
       outPath: join(dir, 'out.pdf'),
       serial: seal.serial,

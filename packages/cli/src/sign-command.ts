@@ -153,6 +153,7 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
     const signing = createPdfSigning({
       pki: platform.pki,
       evidence: platform.evidence,
+      work: platform.work,
       certifyLevel: platform.config.pdfCertifyLevel,
     });
     const result = await signing.signFile(db, {

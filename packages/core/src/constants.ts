@@ -22,6 +22,13 @@ export const LIMITS = {
   appIconMaxBytes: 100 * 1024,
   imageMaxBytes: 10 * 1024 * 1024,
   sealImageMaxBytes: 50 * 1024,
+  /**
+   * Pixels an image may have to be accepted or decoded (4096 × 4096): a decoded pixel takes 4 bytes, and a
+   * 31 KB PNG can declare 16384 × 16384. Read from the header before anything is decoded.
+   */
+  imageMaxPixels: 4096 * 4096,
+  /** Pixels a hand-drawn seal upload may have (2048 × 2048); it is re-encoded at the seal's own size. */
+  handDrawnMaxPixels: 2048 * 2048,
   verifyUploadMaxBytes: 3 * 1024 * 1024,
   ukeyNameMax: 20,
   appNameMax: 50,

@@ -2,6 +2,7 @@ export * from './errors/catalogue';
 export * from './errors/app-error';
 export * from './validation/org';
 export * from './validation/person';
+export * from './validation/image';
 export * from './constants';
 export * as contracts from './contracts/index';
 export * from './config-codes';

@@ -1,6 +1,6 @@
 import { OfdError } from './errors';
 import { findSealPicture, type SealPicture } from './seal-picture';
-import { attr, child, children, childText, numbers, parseXml, type XmlElement } from './xml';
+import { attr, child, children, childText, numbers, parseXml, XmlBudget, type XmlElement } from './xml';
 import { dirOf, resolveLoc, ZipPackage, type OfdLimits } from './zip-package';
 
 /** A rectangle in millimetres, as OFD writes boxes: left, top, width, height. */
@@ -118,10 +118,16 @@ export function parseBox(text: string | undefined): Box | undefined {
   return { x, y, w, h };
 }
 
-function partXml(pkg: ZipPackage, path: string, reason: 'noDocument' | 'missingPart' = 'missingPart') {
-  const bytes = pkg.get(path);
+/** A package being read: its parts, and what its XML parts may still hold together. */
+interface Reading {
+  pkg: ZipPackage;
+  budget: XmlBudget;
+}
+
+function partXml(r: Reading, path: string, reason: 'noDocument' | 'missingPart' = 'missingPart') {
+  const bytes = r.pkg.get(path);
   if (!bytes) throw new OfdError(reason, `missing part ${path}`);
-  return parseXml(bytes, path);
+  return parseXml(bytes, path, r.budget);
 }
 
 /**
@@ -129,12 +135,12 @@ function partXml(pkg: ZipPackage, path: string, reason: 'noDocument' | 'missingP
  * do name resource files they never wrote; such a file is noted and skipped, as viewers do: the pages
  * still draw, without what it would have held.
  */
-function loadResources(pkg: ZipPackage, path: string, into: Map<string, Resource>, warnings: string[]): void {
-  if (!pkg.has(path)) {
+function loadResources(r: Reading, path: string, into: Map<string, Resource>, warnings: string[]): void {
+  if (!r.pkg.has(path)) {
     warnings.push(`missing resource file ${path}`);
     return;
   }
-  const root = partXml(pkg, path);
+  const root = partXml(r, path);
   const base = resolveLoc(dirOf(path), attr(root, 'BaseLoc') ?? '');
   for (const group of children(root)) {
     const kind = RESOURCE_KINDS[group.localName ?? ''];
@@ -152,9 +158,10 @@ function loadResources(pkg: ZipPackage, path: string, into: Map<string, Resource
  */
 export function readOfdPackage(bytes: Uint8Array, limits?: OfdLimits): OfdPackageDocument {
   const pkg = ZipPackage.open(bytes, limits);
+  const r: Reading = { pkg, budget: new XmlBudget(limits?.xml) };
   const ofdXml = pkg.get('OFD.xml');
   if (!ofdXml) throw new OfdError('noOfdXml', 'no OFD.xml at the root of the package');
-  const ofd = parseXml(ofdXml, 'OFD.xml');
+  const ofd = parseXml(ofdXml, 'OFD.xml', r.budget);
   if (ofd.localName !== 'OFD') throw new OfdError('badXml', `OFD.xml has root ${ofd.nodeName}`);
   const body = child(ofd, 'DocBody');
   const docRoot = childText(body, 'DocRoot');
@@ -169,7 +176,7 @@ export function readOfdPackage(bytes: Uint8Array, limits?: OfdLimits): OfdPackag
   };
 
   const docPath = resolveLoc('', docRoot);
-  const doc = partXml(pkg, docPath, 'noDocument');
+  const doc = partXml(r, docPath, 'noDocument');
   if (doc.localName !== 'Document') throw new OfdError('noDocument', `${docPath} is not a Document`);
   const docDir = dirOf(docPath);
   const common = child(doc, 'CommonData');
@@ -185,7 +192,7 @@ export function readOfdPackage(bytes: Uint8Array, limits?: OfdLimits): OfdPackag
   for (const kind of ['PublicRes', 'DocumentRes'])
     for (const el of children(common, kind)) {
       const loc = el.textContent?.trim();
-      if (loc) loadResources(pkg, resolveLoc(docDir, loc), shared, warnings);
+      if (loc) loadResources(r, resolveLoc(docDir, loc), shared, warnings);
     }
 
   const templates = new Map<string, { root: XmlElement; path: string }>();
@@ -194,7 +201,7 @@ export function readOfdPackage(bytes: Uint8Array, limits?: OfdLimits): OfdPackag
     const loc = attr(el, 'BaseLoc');
     if (!id || !loc) continue;
     const path = resolveLoc(docDir, loc);
-    if (pkg.has(path)) templates.set(id, { root: partXml(pkg, path), path });
+    if (pkg.has(path)) templates.set(id, { root: partXml(r, path), path });
     else warnings.push(`missing template ${path}`);
   }
 
@@ -204,12 +211,12 @@ export function readOfdPackage(bytes: Uint8Array, limits?: OfdLimits): OfdPackag
     const loc = attr(el, 'BaseLoc');
     if (!loc) throw new OfdError('badPage', `page ${index + 1} has no BaseLoc`);
     const path = resolveLoc(docDir, loc);
-    const root = partXml(pkg, path);
+    const root = partXml(r, path);
     if (root.localName !== 'Page') throw new OfdError('badPage', `${path} is not a Page`);
     const resources = new Map(shared);
     for (const res of children(root, 'PageRes')) {
       const resLoc = res.textContent?.trim();
-      if (resLoc) loadResources(pkg, resolveLoc(dirOf(path), resLoc), resources, warnings);
+      if (resLoc) loadResources(r, resolveLoc(dirOf(path), resLoc), resources, warnings);
     }
     const box = parseBox(childText(child(root, 'Area'), 'PhysicalBox')) ?? defaultBox;
     return {
@@ -225,7 +232,7 @@ export function readOfdPackage(bytes: Uint8Array, limits?: OfdLimits): OfdPackag
   const annotsPath = annotsLoc ? resolveLoc(docDir, annotsLoc) : undefined;
   if (annotsPath && !pkg.has(annotsPath)) warnings.push(`missing annotations ${annotsPath}`);
   else if (annotsPath) {
-    const annots = partXml(pkg, annotsPath);
+    const annots = partXml(r, annotsPath);
     for (const page of children(annots, 'Page')) {
       const pageId = attr(page, 'PageID');
       const fileLoc = childText(page, 'FileLoc');
@@ -236,13 +243,13 @@ export function readOfdPackage(bytes: Uint8Array, limits?: OfdLimits): OfdPackag
         continue;
       }
       const list = annotations.get(pageId) ?? [];
-      list.push({ root: partXml(pkg, path), path });
+      list.push({ root: partXml(r, path), path });
       annotations.set(pageId, list);
     }
   }
 
   const pageIndexById = new Map(parts.map((p) => [p.info.id, p.info.index]));
-  const signatures = readSignatures(pkg, childText(body, 'Signatures'), pageIndexById);
+  const signatures = readSignatures(r, childText(body, 'Signatures'), pageIndexById);
   return new OfdPackageDocument(pkg, { meta, parts, templates, annotations, signatures, warnings });
 }
 
@@ -252,19 +259,22 @@ export function readOfdPackage(bytes: Uint8Array, limits?: OfdLimits): OfdPackag
  * what a viewer needs is the pages.
  */
 function readSignatures(
-  pkg: ZipPackage,
+  r: Reading,
   loc: string | undefined,
   pageIndexById: Map<string, number>,
 ): OfdSignatureInfo[] {
   if (!loc) return [];
+  const { pkg } = r;
   const listPath = resolveLoc('', loc);
   const bytes = pkg.tryGet(listPath);
   if (!bytes) return [];
   const out: OfdSignatureInfo[] = [];
   let list: XmlElement;
   try {
-    list = parseXml(bytes, listPath);
-  } catch {
+    list = parseXml(bytes, listPath, r.budget);
+  } catch (err) {
+    // A signature list that cannot be read leaves the document unsigned; one over the limits fails it.
+    if (err instanceof OfdError && err.reason === 'tooComplex') throw err;
     return [];
   }
   for (const entry of children(list, 'Signature')) {
@@ -275,8 +285,9 @@ function readSignatures(
     if (!sigBytes) continue;
     let sig: XmlElement;
     try {
-      sig = parseXml(sigBytes, path);
-    } catch {
+      sig = parseXml(sigBytes, path, r.budget);
+    } catch (err) {
+      if (err instanceof OfdError && err.reason === 'tooComplex') throw err;
       continue;
     }
     const signed = child(sig, 'SignedInfo');

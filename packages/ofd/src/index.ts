@@ -7,6 +7,7 @@ export { OfdError, type OfdErrorReason } from './errors';
 export type { Box, OfdMeta, OfdPageInfo, OfdSignatureInfo, OfdStamp } from './document';
 export type { SealPicture } from './seal-picture';
 export type { OfdLimits } from './zip-package';
+export { XML_LIMITS, type XmlLimits } from './xml';
 export type { RenderOptions } from './render-svg';
 export { expandDeltas, pathData } from './render-svg';
 export type { OfdCertificateInfo, OfdProblem, OfdSignatureCheck, OfdVerdict } from './verify';

@@ -1,5 +1,6 @@
 import { unzipSync } from 'fflate';
 import { OfdError } from './errors';
+import type { XmlLimits } from './xml';
 
 /** Bounds on what a package may hold, so a crafted zip cannot exhaust memory. */
 export interface OfdLimits {
@@ -9,9 +10,11 @@ export interface OfdLimits {
   maxTotalBytes?: number;
   /** One uncompressed entry (default 64 MB). */
   maxEntryBytes?: number;
+  /** Nesting depth and node count of the XML parts (see `XmlLimits`). */
+  xml?: XmlLimits;
 }
 
-const DEFAULTS: Required<OfdLimits> = {
+const DEFAULTS: Required<Omit<OfdLimits, 'xml'>> = {
   maxEntries: 10_000,
   maxTotalBytes: 256 * 1024 * 1024,
   maxEntryBytes: 64 * 1024 * 1024,

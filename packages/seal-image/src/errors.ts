@@ -18,7 +18,11 @@ export type SealImageErrorCode =
   /** A font name that is not one of the shipped fonts. */
   | 'unknown-font'
   /** The encoded PNG is over the 50 KB limit of spec section 5. */
-  | 'image-too-large';
+  | 'image-too-large'
+  /** A picture to fit (a hand-drawn seal) that is not a PNG, or does not decode. */
+  | 'bad-image'
+  /** A picture to fit whose header declares more pixels than the caller allows: it is not decoded. */
+  | 'image-too-many-pixels';
 
 export class SealImageError extends Error {
   override name = 'SealImageError';

@@ -8,6 +8,7 @@ import type { MsgsService } from './msgs/msgs.service';
 import type { OrganizesService } from './organizes/organizes.service';
 import type { PkiService } from './pki/pki.service';
 import type { SessionService } from './session/session.service';
+import type { WorkPool } from '../workers/work-pool';
 
 /** What app.ts hands every feature plugin; a plugin builds its own services from the parts it uses. */
 export interface ModuleDeps {
@@ -24,4 +25,6 @@ export interface ModuleDeps {
   evidence: EvidenceService;
   /** Wrong passwords per (account, client address), for users and operators. */
   loginThrottle: LoginThrottle;
+  /** The worker pool (parsing, verification, image work, signing). */
+  work: WorkPool;
 }

@@ -21,6 +21,7 @@ import { VERIFY_ENTRIES } from './entries/verify';
 import { PDF_ENCRYPTION_ENTRIES } from './entries/pdf-encryption';
 import { EVIDENCE_ENTRIES } from './entries/evidence';
 import { ACCESS_ENTRIES } from './entries/access';
+import { WORK_LIMITS_ENTRIES } from './entries/work-limits';
 
 /** How the client reacts to a code (spec section 8). */
 export type ClientHandling =
@@ -55,6 +56,7 @@ const entries = [
   ...PDF_ENCRYPTION_ENTRIES,
   ...EVIDENCE_ENTRIES,
   ...ACCESS_ENTRIES,
+  ...WORK_LIMITS_ENTRIES,
   // success codes of section 8
   { code: 0, http: 200, key: 'ok', handling: 'success', zh: '成功', en: 'Success' },
   { code: 100, http: 200, key: 'ok.accepted', handling: 'success', zh: '成功', en: 'Success' },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PNG } from 'pngjs';
+import { LIMITS, pngSize } from '@openseal/core';
 import { PdfError } from '../errors';
 import { deflate } from '../filters';
 import { PdfDict, PdfName, type PdfRef } from '../objects';
@@ -13,7 +14,18 @@ export interface DecodedImage {
   alpha?: Uint8Array;
 }
 
-export function decodePng(png: Uint8Array): DecodedImage {
+/**
+ * The seal image's pixels, refused unread (`too-complex`) when its header declares more than `maxPixels`:
+ * the decoder would allocate what the header says.
+ */
+export function decodePng(png: Uint8Array, maxPixels: number = LIMITS.imageMaxPixels): DecodedImage {
+  const size = pngSize(png);
+  if (!size) throw new PdfError('unsupported', 'the seal image is not a readable PNG');
+  if (size.width * size.height > maxPixels)
+    throw new PdfError(
+      'too-complex',
+      `the seal image has ${size.width} × ${size.height} pixels, more than ${maxPixels}`,
+    );
   let img: { width: number; height: number; data: Buffer };
   try {
     img = PNG.sync.read(Buffer.from(png.buffer, png.byteOffset, png.byteLength));

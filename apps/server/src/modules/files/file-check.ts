@@ -2,9 +2,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import yauzl from 'yauzl';
 import { AppError } from '@openseal/core';
-import { OfdError, readOfd } from '@openseal/ofd';
-import { bufferSource, checkSigningAllowed, openPdf, PdfError, type PdfDocument } from '@openseal/pdf';
-import { pdfErrorToAppError } from '../signing/pdf-signing';
+import { OfdError } from '@openseal/ofd';
+import type { WorkPool } from '../../workers/work-pool';
 
 /** What an upload may be, per purpose (spec section 5). */
 export type UploadKind = 'pdf' | 'ofd' | 'jpg' | 'png' | 'doc' | 'docx';
@@ -57,30 +56,15 @@ function looksLikePdf(bytes: Buffer): boolean {
 }
 
 /**
- * A PDF uploaded for signing is refused at once when its encryption stops the platform from signing it:
- * a user password, permissions that forbid filling in forms, or a handler it cannot write. Its structure
- * is judged later, when a flow reads its pages; here only a file that opens is looked at.
- */
-export function checkPdfEncryption(bytes: Buffer): void {
-  let doc: PdfDocument;
-  try {
-    doc = openPdf(bufferSource(bytes), { limits: { deadlineMs: 10_000 } });
-  } catch (err) {
-    if (err instanceof PdfError) return;
-    throw err;
-  }
-  try {
-    checkSigningAllowed(doc);
-  } catch (err) {
-    throw pdfErrorToAppError(err);
-  }
-}
-
-/**
  * Identifies a file by its content (never its name), then checks its structure enough to reject
- * truncated or disguised files before anything is stored.
+ * truncated or disguised files before anything is stored. An image over `maxPixels` (from its header)
+ * is refused undecoded; an OFD is read in the worker pool, within the reader's XML and zip limits.
  */
-export async function checkUpload(bytes: Buffer, allowed: readonly UploadKind[]): Promise<CheckedFile> {
+export async function checkUpload(
+  bytes: Buffer,
+  allowed: readonly UploadKind[],
+  deps: { work: Pick<WorkPool, 'readOfd'>; maxPixels: number },
+): Promise<CheckedFile> {
   if (bytes.length === 0) throw new AppError('file.required');
   const detected = await fileTypeFromBuffer(bytes);
   let kind: UploadKind | null;
@@ -124,10 +108,15 @@ export async function checkUpload(bytes: Buffer, allowed: readonly UploadKind[])
         throw new Error('truncated png');
       result.width = size.width;
       result.height = size.height;
+      if (size.width * size.height > deps.maxPixels)
+        throw new AppError('file.imagePixels', {
+          params: { width: size.width, height: size.height, maxPixels: deps.maxPixels },
+          details: { width: size.width, height: size.height, maxPixels: deps.maxPixels },
+        });
     }
     if (kind === 'ofd') {
       // The whole structure, as a viewer reads it: OFD.xml, the document, its pages and the parts they name.
-      readOfd(bytes);
+      await deps.work.readOfd(bytes);
     }
     if (kind === 'docx') {
       const names = await zipEntries(bytes);
@@ -139,6 +128,9 @@ export async function checkUpload(bytes: Buffer, allowed: readonly UploadKind[])
     // A zip without OFD.xml is another kind of file, not a damaged OFD.
     if (cause instanceof OfdError && cause.reason === 'noOfdXml')
       throw new AppError('file.formatWrong', { details: { detected: 'application/zip', allowed } });
+    // Over the reader's limits (XML depth, nodes, entities; zip entries and sizes): not damaged, too much.
+    if (cause instanceof OfdError && (cause.reason === 'tooComplex' || cause.reason === 'tooLarge'))
+      throw new AppError('file.tooComplex', { details: { kind, reason: cause.message } });
     throw new AppError('file.structureInvalid', {
       details: { kind, reason: cause instanceof Error ? cause.message : String(cause) },
     });

@@ -4,7 +4,8 @@ import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
 import { hmac, safeEqual } from '../../lib/secrets';
 import type { AuthContext } from '../session/session.service';
-import { checkPdfEncryption, checkUpload, type UploadKind } from './file-check';
+import type { WorkPool } from '../../workers/work-pool';
+import { checkUpload, type UploadKind } from './file-check';
 import type { BlobStore } from './file-store';
 import * as repo from './files.repository';
 
@@ -14,6 +15,8 @@ interface PurposeRule {
   kinds: readonly UploadKind[];
   maxBytes: number;
   exactPx?: number;
+  /** Pixels an image may declare (default LIMITS.imageMaxPixels). */
+  maxPixels?: number;
 }
 
 const MB = 1024 * 1024;
@@ -49,6 +52,8 @@ export interface FilesDeps {
   urlTtlSeconds: number;
   /** The holder's context now (active person, active member of a live organisation), or null. */
   contextOf(db: Db, personId: string, organizationId: string | null): Promise<AuthContext | null>;
+  /** The worker pool: OFD structure and the PDF checks of a file to sign run off the main thread. */
+  work: Pick<WorkPool, 'readOfd' | 'readPdfPages'>;
 }
 
 /** The holder as an address names it: `p.<person>[.<organisation>]` or `o.<operator>`. */
@@ -67,7 +72,8 @@ export function createFilesService(deps: FilesDeps) {
     material: { kinds: ['doc', 'docx', 'pdf', 'jpg', 'png'], maxBytes: LIMITS.imageMaxBytes },
     image: { kinds: ['jpg', 'png'], maxBytes: LIMITS.imageMaxBytes },
     appIcon: { kinds: ['jpg', 'png'], maxBytes: LIMITS.appIconMaxBytes, exactPx: LIMITS.appIconPx },
-    sealImage: { kinds: ['png'], maxBytes: LIMITS.sealImageMaxBytes },
+    // Seal images are the platform's own (≤ 42 mm at 400 dpi) or hand-drawn: far below the general budget.
+    sealImage: { kinds: ['png'], maxBytes: LIMITS.sealImageMaxBytes, maxPixels: LIMITS.handDrawnMaxPixels },
   };
   const rules = new Map<string, FileAccessRule>();
   const signature = (key: string, by: string, grant: FileGrant, expires: number) =>
@@ -134,8 +140,13 @@ export function createFilesService(deps: FilesDeps) {
     const rule = RULES[input.purpose];
     if (input.bytes.length > rule.maxBytes)
       throw new AppError('file.tooLarge', { details: { maxBytes: rule.maxBytes } });
-    const checked = await checkUpload(input.bytes, rule.kinds);
-    if (input.purpose === 'sign' && checked.kind === 'pdf') checkPdfEncryption(input.bytes);
+    const checked = await checkUpload(input.bytes, rule.kinds, {
+      work: deps.work,
+      maxPixels: rule.maxPixels ?? LIMITS.imageMaxPixels,
+    });
+    // A PDF to sign whose encryption stops the platform (a user password, permissions that forbid
+    // filling in forms, a handler it cannot write) is refused before it is stored.
+    if (input.purpose === 'sign' && checked.kind === 'pdf') await deps.work.readPdfPages(input.bytes);
     if (rule.exactPx && (checked.width !== rule.exactPx || checked.height !== rule.exactPx)) {
       throw new AppError('file.imageSize', {
         details: {

@@ -63,8 +63,7 @@ export function createSealChangesService(deps: {
   files: FilesService;
 }) {
   const { pki, evidence, files } = deps;
-  const { resolveKind, holderOf, readHandDrawn, moveSeal, ownSeal, withdrawCertificate } =
-    deps.seals.internals;
+  const { resolveKind, holderOf, handDrawn, moveSeal, ownSeal, withdrawCertificate } = deps.seals.internals;
 
   /** Issues the certificate of a renamed seal and supersedes the old one; safe to run again. */
   async function recertify(db: Db, sealCode: string, changeNo: string) {
@@ -252,7 +251,9 @@ export function createSealChangesService(deps: {
         image: { fileKey: string; sha256: string };
       };
       if (type === 'handPainted') {
-        const bytes = await readHandDrawn(db, ctx, input.handDrawnFileKey);
+        // Redrawn at the seal's own size (hand-drawn.ts), as at application.
+        const size = { widthMm: s.width_mm, heightMm: s.height_mm };
+        const picture = await handDrawn.fit(db, ctx, input.handDrawnFileKey, size);
         next = {
           name: s.name,
           nameText: s.name_text,
@@ -260,7 +261,7 @@ export function createSealChangesService(deps: {
           title: s.title,
           title0: s.title0,
           template: null,
-          image: { fileKey: input.handDrawnFileKey!, sha256: sha256(bytes) },
+          image: picture,
         };
         if (next.image.sha256 === s.image_sha256) throw new AppError('sealChange.nothingChanged');
       } else {

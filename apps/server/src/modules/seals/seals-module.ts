@@ -14,7 +14,7 @@ import { createSealsService } from './seals.service';
 type QueueQuery = { status: 'pending' | 'approved' | 'rejected' | 'all'; page: number; size: number };
 
 export function createSealsModule(
-  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'config' | 'organizes' | 'secret'> & {
+  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'config' | 'organizes' | 'secret' | 'work'> & {
     db: Db;
     jobs: JobRunner;
     log: { warn(obj: object, msg: string): void };

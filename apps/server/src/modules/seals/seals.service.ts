@@ -17,6 +17,7 @@ import type { FilesService } from '../files/files.service';
 import type { JobRunner } from '../jobs/jobs.service';
 import type { OrganizesService } from '../organizes/organizes.service';
 import type { PkiService } from '../pki/pki.service';
+import type { WorkPool } from '../../workers/work-pool';
 import { verifiedIdNumberOf } from '../realname/realname.repository';
 import type { AuthContext } from '../session/session.service';
 import {
@@ -33,14 +34,8 @@ import {
   type Access,
   type Actor,
 } from './seal-context';
-import {
-  makeTemplate,
-  pngHasTransparency,
-  renderSeal,
-  sealDisplayName,
-  sealSpec,
-  sealText,
-} from './seal-render';
+import { createHandDrawn } from './hand-drawn';
+import { makeTemplate, renderSeal, sealDisplayName, sealSpec, sealText } from './seal-render';
 import * as repo from './seals.repository';
 
 type SealKind = contracts.SealKind;
@@ -75,6 +70,8 @@ export interface SealsDeps {
   config: ConfigService;
   organizes: OrganizesService;
   jobs: JobRunner;
+  /** Hand-drawn pictures are fitted to the seal's size there (hand-drawn.ts). */
+  work: Pick<WorkPool, 'fitPictureToSeal'>;
   secret: string;
   log: { warn(obj: object, msg: string): void };
 }
@@ -131,6 +128,7 @@ function tipOf(r: Awaited<ReturnType<typeof repo.sealsForRemind>>[number], now: 
 export function createSealsService(deps: SealsDeps) {
   const { pki, evidence, files, config, organizes, jobs } = deps;
   const claimSig = (id: string, expires: number) => hmac(deps.secret, 'seal-claim', id, String(expires));
+  const handDrawn = createHandDrawn({ files, work: deps.work });
 
   // --- configuration: which kinds and drawing types are offered ---
 
@@ -206,21 +204,6 @@ export function createSealsService(deps: SealsDeps) {
     const name = await repo.personName(db, a.personId);
     if (!name) throw new AppError('session.accountNotFound');
     return { name, uscc: null };
-  }
-
-  /** A hand-drawn seal: the caller's own uploaded PNG, transparent, at most 50 KB. */
-  async function readHandDrawn(db: Db, ctx: AuthContext, fileKey: string | undefined) {
-    if (!fileKey) throw new AppError('seal.handDrawnRequired');
-    const own = await files.requireOwn(db, ctx, fileKey).catch((err: unknown) => {
-      if (err instanceof AppError && err.key === 'file.accessDenied') return null;
-      throw err;
-    });
-    const file = own && (await files.readInternal(db, fileKey));
-    if (!file) throw new AppError('seal.handDrawnRequired');
-    if (file.file.content_type !== 'image/png' || file.bytes.length > LIMITS.sealImageMaxBytes)
-      throw new AppError('seal.handDrawnRequired');
-    if (!pngHasTransparency(file.bytes)) throw new AppError('seal.handDrawnNotTransparent');
-    return file.bytes;
   }
 
   // --- views ---
@@ -415,8 +398,8 @@ export function createSealsService(deps: SealsDeps) {
     let template: string | null = null;
     let image: { fileKey: string; sha256: string };
     if (w.seal_kind === 'personalHandDrawn') {
-      const bytes = await readHandDrawn(db, owner, w.hand_drawn_file_key ?? undefined);
-      image = { fileKey: w.hand_drawn_file_key!, sha256: sha256(bytes) };
+      const size = { widthMm: w.width_mm, heightMm: w.height_mm };
+      image = await handDrawn.fitted(db, owner, w.hand_drawn_file_key ?? undefined, size);
     } else {
       const text = { nameText: w.name_text, title: w.title, title0: w.title0, serial: w.serial_text };
       const t = makeTemplate(
@@ -677,7 +660,7 @@ export function createSealsService(deps: SealsDeps) {
     makeSeal,
     renewSeal,
     /** For the change service: the same rules and records the applications use. */
-    internals: { resolveKind, holderOf, readHandDrawn, moveSeal, sealOut, ownSeal, withdrawCertificate },
+    internals: { resolveKind, holderOf, handDrawn, moveSeal, sealOut, ownSeal, withdrawCertificate },
 
     /** How the UKey module reaches an organisation's seals (its SealDirectory), inside its transaction. */
     directory: {
@@ -791,9 +774,14 @@ export function createSealsService(deps: SealsDeps) {
         title0: input.title0,
       });
       const size = SEAL_TYPE_SIZE_MM[sealType];
-      if (kind === 'personalHandDrawn') await readHandDrawn(db, ctx, input.handDrawnFileKey);
+      // A hand-drawn picture is redrawn at the seal's size now: production and signing use that one.
+      const handDrawnFileKey =
+        kind === 'personalHandDrawn'
+          ? (await handDrawn.fit(db, ctx, input.handDrawnFileKey, size)).fileKey
+          : null;
       // Refuse now what production would refuse later (text the layout cannot hold).
-      else makeTemplate(sealSpec(sealType, text, size, input.securityLines ?? false));
+      if (kind !== 'personalHandDrawn')
+        makeTemplate(sealSpec(sealType, text, size, input.securityLines ?? false));
       const applyNo = newId('apl');
       await inTransaction(db, async (trx) => {
         if (await hasLiveSealOrApplication(trx, a.scope, kind)) throw new AppError('seal.duplicate');
@@ -814,7 +802,7 @@ export function createSealsService(deps: SealsDeps) {
           security_lines: input.securityLines ?? false,
           width_mm: size.widthMm,
           height_mm: size.heightMm,
-          hand_drawn_file_key: kind === 'personalHandDrawn' ? input.handDrawnFileKey! : null,
+          hand_drawn_file_key: handDrawnFileKey,
           status,
           reject_reason: null,
           reviewer_operator_id: null,

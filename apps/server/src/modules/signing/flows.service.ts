@@ -11,16 +11,7 @@
  */
 import { AppError, checkMobile, contracts, maskPhone } from '@openseal/core';
 import type { Db } from '@openseal/db';
-import { OfdError, readOfd } from '@openseal/ofd';
-import {
-  bufferSource,
-  checkSigningAllowed,
-  displaySize,
-  openPdf,
-  pageFrame,
-  PdfError,
-  PT_PER_MM,
-} from '@openseal/pdf';
+import { OfdError } from '@openseal/ofd';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -46,7 +37,8 @@ import {
 } from './flow-context';
 import { flowPictureUrl, sealPictureUrl } from './file-access';
 import * as repo from './flows.repository';
-import { pdfErrorToAppError, type PdfSigning } from './pdf-signing';
+import type { PdfSigning } from './pdf-signing';
+import type { WorkPool } from '../../workers/work-pool';
 import type { WillService } from './will.service';
 
 const { FLOW_MACHINE, TASK_MACHINE } = contracts;
@@ -67,32 +59,15 @@ export interface FlowsDeps {
   msgs: MsgsService;
   will: WillService;
   signing: PdfSigning;
+  /** Reads the files of a new flow (page sizes, OFD structure) off the main thread. */
+  work: Pick<WorkPool, 'readPdfPages' | 'readOfd'>;
   log: { warn(obj: object, msg: string): void };
 }
 
-/** Page sizes in millimetres as displayed, or the catalogued refusal of a PDF we cannot sign. */
-function readPdfPages(bytes: Buffer): { widthMm: number; heightMm: number }[] {
+/** Pages of an OFD whose structure the upload check has read already (in the worker pool). */
+async function readOfdPageCount(work: Pick<WorkPool, 'readOfd'>, bytes: Buffer): Promise<number> {
   try {
-    const doc = openPdf(bufferSource(bytes), { limits: { deadlineMs: 10_000 } });
-    // Encrypted files are signed when the empty user password opens them and their permissions allow it.
-    checkSigningAllowed(doc);
-    return doc.pages().map((p) => {
-      const [w, h] = displaySize(pageFrame(p));
-      return {
-        widthMm: Math.round((w / PT_PER_MM) * 100) / 100,
-        heightMm: Math.round((h / PT_PER_MM) * 100) / 100,
-      };
-    });
-  } catch (err) {
-    if (err instanceof PdfError) throw pdfErrorToAppError(err);
-    throw err;
-  }
-}
-
-/** Pages of an OFD whose structure the upload check has read already. */
-function readOfdPageCount(bytes: Buffer): number {
-  try {
-    return readOfd(bytes).pages.length;
+    return (await work.readOfd(bytes)).pages;
   } catch (err) {
     if (err instanceof OfdError)
       throw new AppError('file.structureInvalid', { details: { kind: 'ofd', reason: err.message } });
@@ -311,8 +286,9 @@ export function createFlowsService(deps: FlowsDeps) {
             ? 'ofd'
             : null;
       if (!format) throw new AppError('sign.fileFormat');
-      const pageSizes = format === 'pdf' ? readPdfPages(stored.bytes) : null;
-      const ofdPages = format === 'ofd' ? readOfdPageCount(stored.bytes) : null;
+      // Both read in the worker pool (pdf-pages.ts holds the PDF reading).
+      const pageSizes = format === 'pdf' ? await deps.work.readPdfPages(stored.bytes) : null;
+      const ofdPages = format === 'ofd' ? await readOfdPageCount(deps.work, stored.bytes) : null;
       fileRows.push({
         id: newId('sff'),
         flow_id: flowId,

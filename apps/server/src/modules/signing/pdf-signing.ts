@@ -6,7 +6,7 @@
  */
 import { AppError } from '@openseal/core';
 import type { Db } from '@openseal/db';
-import { PdfError, signPdfFile, type PdfSignOptions } from '@openseal/pdf';
+import { PdfError, type PdfSignOptions } from '@openseal/pdf';
 import { buildCadesDetached, describeCertificate } from '@openseal/pki';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { EvidenceService } from '../evidence/evidence.service';
 import type { PkiService } from '../pki/pki.service';
+import type { WorkPool } from '../../workers/work-pool';
 
 export type PadesLevel = 'B-T' | 'B-LT';
 
@@ -62,9 +63,16 @@ export function pdfErrorToAppError(err: unknown): unknown {
   }
 }
 
+/**
+ * The PDF work (reading, the seal image, the incremental update, streaming and hashing the file) runs in
+ * the worker pool; the `sign` callback runs here, on the main thread, where the key store is: a PKCS#11
+ * session or an unwrapped software key is not something to hand to a worker, and building the CMS with
+ * its timestamp is a few milliseconds against the file's pass.
+ */
 export function createPdfSigning(deps: {
   pki: PkiService;
   evidence?: EvidenceService;
+  work: Pick<WorkPool, 'signPdfFile'>;
   /**
    * DocMDP level of the platform's first signature on an unsigned file (PDF_CERTIFY_LEVEL, default 2:
    * form filling and signing stay open); later signatures approve. 0: never certify.
@@ -85,7 +93,7 @@ export function createPdfSigning(deps: {
     // whole file (a DSS in a later update would leave the last signature short of the end).
     const dss = level === 'B-LT' ? await pki.validationData(db, req.serial) : undefined;
     try {
-      const signed = await signPdfFile(req.inPath, req.outPath, {
+      const signed = await deps.work.signPdfFile(req.inPath, req.outPath, {
         sign: (digest) =>
           buildCadesDetached({ digest, signer, timestamp: (value) => pki.timestampToken(value) }),
         signingTime: new Date(),

@@ -12,7 +12,7 @@ import { createPdfSigning } from './pdf-signing';
 import { createWillService, type WillBusiness } from './will.service';
 
 export function createSigningModule(
-  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'msgs' | 'appConfig'> & {
+  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'msgs' | 'appConfig' | 'work'> & {
     db: Db;
     log: { warn(obj: object, msg: string): void };
     /** How often open flows are checked for expiry. */
@@ -29,7 +29,12 @@ export function createSigningModule(
     files: deps.files,
     msgs: deps.msgs,
     will,
-    signing: createPdfSigning({ pki: deps.pki, certifyLevel: deps.appConfig.pdfCertifyLevel }),
+    signing: createPdfSigning({
+      pki: deps.pki,
+      work: deps.work,
+      certifyLevel: deps.appConfig.pdfCertifyLevel,
+    }),
+    work: deps.work,
     log: deps.log,
   });
   const approvals = createApprovalsService({

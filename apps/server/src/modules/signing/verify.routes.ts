@@ -1,7 +1,7 @@
 import type {} from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, contracts as c } from '@openseal/core';
+import { AppError, LIMITS, contracts as c } from '@openseal/core';
 import { ok } from '../../lib/reply';
 import { readSingleFile } from '../../lib/multipart';
 import { responses } from '../../lib/route-kit';
@@ -49,7 +49,7 @@ export default async function verifyRoutes(
       const maxBytes = await opts.verify.maxUploadBytes();
       const file = await readSingleFile(req, maxBytes, 'file.pdf');
       if (file.bytes.length > maxBytes) throw new AppError('file.tooLarge', { details: { maxBytes } });
-      await checkUpload(file.bytes, ['pdf']);
+      await checkUpload(file.bytes, ['pdf'], { work: app.work, maxPixels: LIMITS.imageMaxPixels });
       const actor = req.auth ? req.auth.personId : 'anonymous';
       return ok(await opts.verify.verifyUpload(app.db, { ...file, actor }), req.lang);
     },

@@ -5,12 +5,13 @@
  */
 import { AppError, LIMITS, type contracts } from '@openseal/core';
 import type { Db } from '@openseal/db';
-import { bufferSource, PdfError, verifyPdf } from '@openseal/pdf';
+import { PdfError } from '@openseal/pdf';
 import { createHash, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { ConfigService } from '../config/config.service';
 import type { EvidenceService } from '../evidence/evidence.service';
 import type { PkiService } from '../pki/pki.service';
+import type { WorkPool } from '../../workers/work-pool';
 import { findVerifyReport, insertVerifyReport } from './verify-reports.repository';
 
 /** Bounds for files from anyone: a verification may not hold a worker longer than this. */
@@ -38,6 +39,7 @@ export function createVerifyService(deps: {
   pki: PkiService;
   evidence: EvidenceService;
   config: ConfigService;
+  work: WorkPool;
 }) {
   /** The largest upload now allowed (the config is cached for 5 s, so several instances agree quickly). */
   async function maxUploadBytes(): Promise<number> {
@@ -51,7 +53,8 @@ export function createVerifyService(deps: {
     const sha256 = createHash('sha256').update(input.bytes).digest('hex');
     let report;
     try {
-      report = await verifyPdf(bufferSource(input.bytes), {
+      // In a worker: a crafted file costs that worker its deadline, never the main thread.
+      report = await deps.work.verifyPdf(input.bytes, {
         trust: deps.pki.trustStore(),
         checkRevocation: deps.pki.checkRevocation,
         limits: VERIFY_LIMITS,
