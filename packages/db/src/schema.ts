@@ -8,6 +8,7 @@ import type { SealsTables } from './schema-seals';
 import type { SigningTables } from './schema-signing';
 import type { UkeysTables } from './schema-ukeys';
 import type { VerifyTables } from './schema-verify';
+import type { TrustAnchorsTables } from './schema-trust-anchors';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -139,7 +140,8 @@ export interface Database
     SealsTables,
     SigningTables,
     UkeysTables,
-    VerifyTables {
+    VerifyTables,
+    TrustAnchorsTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
   members: MembersTable;
@@ -171,3 +173,4 @@ export type * from './schema-seals';
 export type * from './schema-signing';
 export type * from './schema-ukeys';
 export type * from './schema-verify';
+export type * from './schema-trust-anchors';

@@ -12,3 +12,4 @@ export * from './seals';
 export * from './ukeys';
 export * from './seal-image';
 export * from './signing';
+export * from './trust-anchors';

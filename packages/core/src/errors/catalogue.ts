@@ -17,6 +17,7 @@ import { UKEYS_ENTRIES } from './entries/ukeys';
 import { SEAL_IMAGE_ENTRIES } from './entries/seal-image';
 import { SIGNING_ENTRIES } from './entries/signing';
 import { VERIFY_ENTRIES } from './entries/verify';
+import { TRUST_ANCHORS_ENTRIES } from './entries/trust-anchors';
 
 /** How the client reacts to a code (spec section 8). */
 export type ClientHandling =
@@ -47,6 +48,7 @@ const entries = [
   ...SEAL_IMAGE_ENTRIES,
   ...SIGNING_ENTRIES,
   ...VERIFY_ENTRIES,
+  ...TRUST_ANCHORS_ENTRIES,
   // success codes of section 8
   { code: 0, http: 200, key: 'ok', handling: 'success', zh: '成功', en: 'Success' },
   { code: 100, http: 200, key: 'ok.accepted', handling: 'success', zh: '成功', en: 'Success' },

@@ -11,6 +11,7 @@ import * as m0009 from './0009-ukeys';
 import * as m0010 from './0010-seal-change-before';
 import * as m0011 from './0011-signing';
 import * as m0012 from './0012-verify-reports';
+import * as m0015 from './0015-trust-anchors';
 
 /** Versioned migrations, applied in key order. Never edit one that has shipped; add the next. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-seal-change-before': m0010,
   '0011-signing': m0011,
   '0012-verify-reports': m0012,
+  '0015-trust-anchors': m0015,
 };

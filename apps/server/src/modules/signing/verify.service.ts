@@ -52,7 +52,7 @@ export function createVerifyService(deps: {
     let report;
     try {
       report = await verifyPdf(bufferSource(input.bytes), {
-        trust: deps.pki.trustStore(),
+        trust: await deps.pki.trustStore(),
         checkRevocation: deps.pki.checkRevocation,
         limits: VERIFY_LIMITS,
       });
