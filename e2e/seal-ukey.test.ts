@@ -62,6 +62,8 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
     let foreign = '';
     let org: SealOrg;
     let sealCode = '';
+    /** The spare key's own seal: a seal is carried by one key at a time. */
+    let spareSealCode = '';
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
@@ -146,6 +148,10 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
       await startAgent();
       org = await sealOrgByApi(server);
       ({ sealCode } = await madeSealByApi(server, org, { sealKind: 'contract', carrier: 'ukey' }));
+      ({ sealCode: spareSealCode } = await madeSealByApi(server, org, {
+        sealKind: 'finance',
+        carrier: 'ukey',
+      }));
 
       browser = await launchChromium();
       context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
@@ -476,7 +482,7 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
         'POST',
         '/v1/pub/ukeyApply/apply',
         org.admin,
-        { ukeyType: 'ukey_offline', ukeyName: '备用签章钥匙', sealCodes: [sealCode] },
+        { ukeyType: 'ukey_offline', ukeyName: '备用签章钥匙', sealCodes: [spareSealCode] },
       );
       insertOnly(second);
       // The component service stops while the certificate is being written into the key.

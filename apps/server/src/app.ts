@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import type { DatabaseHandle } from '@openseal/db';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import requestContext from './plugins/request-context';
 import securityPlugin from './plugins/security';
 import webPlugin from './plugins/web';
 import { createAccountsService } from './modules/accounts/accounts.service';
+import { createLoginThrottle } from './modules/login-throttle/login-throttle.service';
 import accountsRoutes from './modules/accounts/accounts.routes';
 import { createConfigService } from './modules/config/config.service';
 import configRoutes from './modules/config/config.routes';
@@ -41,6 +43,8 @@ import { createTrustAnchorsService } from './modules/pki/trust-anchors.service';
 import signingRoutes from './modules/signing/flows.routes';
 import { createSigningModule, type SigningModule } from './modules/signing/signing-module';
 import verifyRoutes from './modules/signing/verify.routes';
+import { createVerifyEvidence } from './modules/signing/verify-evidence';
+import verifyEvidenceRoutes from './modules/signing/verify-evidence.routes';
 import realnameRoutes from './modules/realname/realname.routes';
 import membersRoutes from './modules/members/members.routes';
 import operatorsRoutes from './modules/operators/operators.routes';
@@ -90,6 +94,14 @@ function smsProvider(config: AppConfig): SmsProvider {
     return createHttpSmsProvider({ url: config.sms.gatewayUrl, key: config.sms.gatewayKey });
   }
   return createSandboxSmsProvider({ delayMs: config.sms.sandboxDelayMs });
+}
+
+/** A Redis connection of its own for login counts; commands fail fast while it is away (the database stands in). */
+function throttleRedis(url: string, app: FastifyInstance): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 });
+  redis.on('error', (err) => app.log.warn({ err }, 'redis unavailable for login throttling'));
+  app.addHook('onClose', async () => void redis.disconnect());
+  return redis;
 }
 
 export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
@@ -144,6 +156,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     store: createLocalBlobStore(join(config.dataDir, 'files')),
     secret,
     fileSizeLimitMb: config.fileSizeLimitMb,
+    urlTtlSeconds: config.downloadUrlTtlSeconds,
+    contextOf: (db, personId, organizationId) => sessions.contextOf(db, personId, organizationId),
   });
   const configService = createConfigService({
     db: app.db,
@@ -161,6 +175,14 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   evidence.start();
   app.addHook('onClose', async () => evidence.stop());
   app.decorate('evidence', evidence);
+  const loginThrottle = createLoginThrottle({
+    secret,
+    settings: config.loginThrottle,
+    redis: config.redisUrl
+      ? { client: throttleRedis(config.redisUrl, app), prefix: config.redisPrefix }
+      : undefined,
+    log: app.log,
+  });
   const organizes = createOrganizesService();
   const memberInvites = createMembersService();
   const accounts = createAccountsService({
@@ -168,6 +190,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     msgs,
     organizes,
     config: configService,
+    throttle: loginThrottle,
     // An invitation to an organisation becomes a membership when the invitee logs in.
     onLogin: async (db, person) => void (await memberInvites.acceptInvites(db, person)),
   });
@@ -230,15 +253,14 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(filesRoutes, routeOpts);
   await app.register(pkiRoutes, { pki });
   await app.register(evidenceRoutes, { evidence });
-  await app.register(verifyRoutes, {
-    verify: createVerifyService({ pki, evidence, config: configService }),
-    config: configService,
-  });
-  const moduleDeps: ModuleDeps = { ...routeOpts, appConfig: config, secret, pki, evidence };
+  const verify = createVerifyService({ pki, evidence, config: configService });
+  await app.register(verifyRoutes, { verify, config: configService });
+  await app.register(verifyEvidenceRoutes, { verifyEvidence: createVerifyEvidence({ verify, evidence }) });
+  const moduleDeps: ModuleDeps = { ...routeOpts, appConfig: config, secret, pki, evidence, loginThrottle };
   await app.register(realnameRoutes, moduleDeps);
   await app.register(membersRoutes, moduleDeps);
   const authorityQueue = createAuthorityService({
-    checkFile: async (db, ctx, fileKey) => void (await files.signedUrl(db, ctx, fileKey, 60)),
+    checkFile: async (db, ctx, fileKey) => void (await files.requireOwn(db, ctx, fileKey)),
   }).operatorQueue;
   // Jobs live in the database: the poller starts when the app is ready and stops before it closes.
   const jobs = createJobRunner({ db: app.db, log: app.log });
@@ -262,7 +284,12 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(sealsRoutes, { ...moduleDeps, sealsModule });
   await app.register(ukeysRoutes, { ...moduleDeps, seals: sealsModule.seals.directory });
   await app.register(sealGlyphsRoutes);
-  const signingModule = createSigningModule({ ...moduleDeps, db: app.db, log: app.log });
+  const signingModule = createSigningModule({
+    ...moduleDeps,
+    db: app.db,
+    log: app.log,
+    ownsSealBusiness: sealsModule.ownsWillBusiness,
+  });
   app.decorate('signing', signingModule);
   app.addHook('onReady', async () => signingModule.start());
   app.addHook('preClose', async () => signingModule.stop());

@@ -47,6 +47,10 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9:_-]{1,64}$/)
     .default('openseal:'),
   FILE_SIZE_LIMIT_MB: int(20, 1),
+  DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+  LOGIN_FREE_FAILURES: int(5, 1),
+  LOGIN_BACKOFF_SECONDS: int(30, 1),
+  LOGIN_BACKOFF_MAX_SECONDS: int(900, 1),
   TRUST_PROXY: bool(false),
   PUBLIC_URL: z.string().url().optional(),
   PKI_KEK: z
@@ -59,6 +63,10 @@ const envSchema = z.object({
   PKCS11_TOKEN_LABEL: z.string().optional(),
   PKCS11_PIN: z.string().optional(),
   TRUST_LIST: z.string().optional(),
+  PDF_CERTIFY_LEVEL: z
+    .enum(['0', '1', '2', '3', 'off'])
+    .default('2')
+    .transform((v) => (v === 'off' ? 0 : Number(v)) as 0 | 1 | 2 | 3),
   EVIDENCE_STH_INTERVAL_SECONDS: int(60, 1),
   REALNAME_PROVIDER: z.enum(['sandbox', 'http']).default('sandbox'),
   REALNAME_SANDBOX_DELAY_MS: int(1500),
@@ -96,6 +104,10 @@ export type AppConfig = {
   redisUrl: string | undefined;
   redisPrefix: string;
   fileSizeLimitMb: number;
+  /** How long a download address lives; it is re-checked against the holder's access when used. */
+  downloadUrlTtlSeconds: number;
+  /** Wrong passwords per (account, client address): free failures, then a wait that doubles up to a cap. */
+  loginThrottle: { freeFailures: number; backoffSeconds: number; maxBackoffSeconds: number };
   trustProxy: boolean;
   /** Where the outside world reaches this platform; certificates name its /pki addresses. */
   publicUrl: string;
@@ -107,6 +119,8 @@ export type AppConfig = {
     /** A PEM file of extra trust anchors for the verifier. */
     trustList: string | undefined;
   };
+  /** DocMDP level of the platform's first signature on an unsigned PDF (a certification); 0: never certify. */
+  pdfCertifyLevel: 0 | 1 | 2 | 3;
   evidenceSthIntervalSeconds: number;
   /** The identity-verification provider of real-name checks. */
   realName: {
@@ -162,6 +176,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     fileSizeLimitMb: e.FILE_SIZE_LIMIT_MB,
+    downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+    loginThrottle: {
+      freeFailures: e.LOGIN_FREE_FAILURES,
+      backoffSeconds: e.LOGIN_BACKOFF_SECONDS,
+      maxBackoffSeconds: Math.max(e.LOGIN_BACKOFF_MAX_SECONDS, e.LOGIN_BACKOFF_SECONDS),
+    },
     trustProxy: e.TRUST_PROXY,
     publicUrl,
     pki: {
@@ -171,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pkcs11: { module: e.PKCS11_MODULE, tokenLabel: e.PKCS11_TOKEN_LABEL, pin: e.PKCS11_PIN },
       trustList: e.TRUST_LIST ? resolve(e.TRUST_LIST) : undefined,
     },
+    pdfCertifyLevel: e.PDF_CERTIFY_LEVEL,
     evidenceSthIntervalSeconds: e.EVIDENCE_STH_INTERVAL_SECONDS,
     realName: {
       provider: e.REALNAME_PROVIDER,

@@ -42,6 +42,9 @@ export async function openLocalPlatform(
       store: createLocalBlobStore(join(config.dataDir, 'files')),
       secret: appSecret(config, quiet.warn),
       fileSizeLimitMb: config.fileSizeLimitMb,
+      urlTtlSeconds: config.downloadUrlTtlSeconds,
+      // The command line issues no download addresses: nobody holds one.
+      contextOf: async () => null,
     });
     return {
       config,

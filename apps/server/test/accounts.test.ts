@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, mobile, startTestApp, type TestApp } from './harness';
+import { DIALECTS, mobile, startTestApp, type ApiBody, type TestApp } from './harness';
 
 describe.each(DIALECTS)('accounts and messages [%s]', (dialect) => {
   let t: TestApp;
@@ -118,20 +118,83 @@ describe.each(DIALECTS)('accounts and messages [%s]', (dialect) => {
           .body.code,
       ).toBe(2006);
     });
-    it('locks password login after 5 failures (2009), even for the right password', async () => {
+    it('slows down the address that guesses wrong passwords (2101), not the person from another address', async () => {
       const m = mobile();
       const token = await t.loginBySms(m);
       await setPassword(t, token, m, 'Secret123');
-      for (let i = 0; i < 5; i++)
-        expect(
-          (await t.call('POST', '/v1/accounts/login', { body: { mobile: m, password: 'Wrong1234' } })).body
-            .code,
-        ).toBe(2006);
-      const locked = await t.call('POST', '/v1/accounts/login', {
-        body: { mobile: m, password: 'Secret123' },
-      });
-      expect([locked.status, locked.body.code]).toEqual([429, 2009]);
+      const from = async (ip: string, password: string) => {
+        const r = await t.app.inject({
+          method: 'POST',
+          url: '/v1/accounts/login',
+          remoteAddress: ip,
+          payload: { mobile: m, password },
+        });
+        return { status: r.statusCode, body: r.json() as ApiBody };
+      };
+      const attacker = '203.0.113.9';
+      for (let i = 0; i < 5; i++) expect((await from(attacker, `Wrong${i}234`)).body.code).toBe(2006);
+      // From the attacker's address even the right password now waits, with the wait in the answer.
+      const slowed = await from(attacker, 'Secret123');
+      expect([slowed.status, slowed.body.code]).toEqual([429, 2101]);
+      const wait = slowed.body.data.retryAfterSeconds as number;
+      expect(wait).toBeGreaterThan(20);
+      expect(wait).toBeLessThanOrEqual(30);
+      expect(slowed.body.message).toContain(String(wait));
+      for (let i = 0; i < 20; i++) expect((await from(attacker, `Guess${i}234`)).body.code).toBe(2101);
+      // The person, from their own address, logs in at once; the attacker is still slowed.
+      expect((await from('198.51.100.4', 'Secret123')).body.code).toBe(0);
+      expect((await from('2001:db8:aa::1', 'Secret123')).body.code).toBe(0);
+      expect((await from(attacker, 'Secret123')).body.code).toBe(2101);
+      // One IPv6 client holds a /64: its other addresses share the count.
+      for (let i = 0; i < 5; i++) await from(`2001:db8:bad:1::${i + 1}`, `Wrong${i}234`);
+      expect((await from('2001:db8:bad:1::99', 'Secret123')).body.code).toBe(2101);
+      // An unknown mobile is counted alike, so waiting does not tell who is registered.
+      const unknown = mobile();
+      const guess = async () =>
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/v1/accounts/login',
+            remoteAddress: attacker,
+            payload: { mobile: unknown, password: 'Wrong1234' },
+          })
+        ).json().code as number;
+      const codes: number[] = [];
+      for (let i = 0; i < 6; i++) codes.push(await guess());
+      expect(codes).toEqual([2006, 2006, 2006, 2006, 2006, 2101]);
     });
+    it.skipIf(!process.env.REDIS_URL)(
+      'counts in Redis when REDIS_URL is set, shared by two instances',
+      async () => {
+        const env = {
+          REDIS_URL: process.env.REDIS_URL!,
+          REDIS_PREFIX: `test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}:`,
+          LOGIN_FREE_FAILURES: '3',
+        };
+        const a = await startTestApp(dialect, env);
+        const b = await startTestApp(dialect, env);
+        try {
+          const guess = (x: TestApp, ip: string, password: string) =>
+            x.app.inject({
+              method: 'POST',
+              url: '/v1/accounts/login',
+              remoteAddress: ip,
+              payload: { mobile: '13800000003', password },
+            });
+          for (const x of [a, b, a])
+            expect((await guess(x, '203.0.113.50', 'Wrong1234')).json().code).toBe(2006);
+          // The fourth guess waits whichever instance it reaches; nothing was counted in either database.
+          expect((await guess(b, '203.0.113.50', 'Demo1234')).json().code).toBe(2101);
+          expect((await guess(a, '203.0.113.50', 'Demo1234')).json().code).toBe(2101);
+          expect((await guess(a, '203.0.113.51', 'Demo1234')).json().code).toBe(0);
+          for (const x of [a, b])
+            expect(await x.db.selectFrom('login_throttles').selectAll().execute()).toEqual([]);
+        } finally {
+          await a.close();
+          await b.close();
+        }
+      },
+    );
     it('rejects a body that is neither shape with 1001', async () => {
       const r = await t.call('POST', '/v1/accounts/login', { body: { mobile: '13800000003' } });
       expect([r.status, r.body.code]).toEqual([400, 1001]);

@@ -40,22 +40,44 @@ describe.each(DIALECTS)('files [%s]', (dialect) => {
     expect(dl.headers['content-type']).toBe('application/pdf');
     const tampered = url.body.data.url.replace(/sig=.{4}/, 'sig=AAAA');
     expect((await t.call('GET', tampered)).body.code).toBe(5007);
-    const expired = url.body.data.url.replace(/expires=\d+/, 'expires=1000');
-    expect((await t.call('GET', expired)).body.code).toBe(5007);
+    const moved = url.body.data.url.replace(/expires=\d+/, 'expires=1000');
+    expect((await t.call('GET', moved)).body.code).toBe(5007);
+    // Addresses live minutes (DOWNLOAD_URL_TTL_SECONDS), whatever the caller asks.
     const staticUrl = await t.call(
       'GET',
       `/v1/organizes/downloadUrl?fileKey=${r.body.data.fileKey}&needStaticUrl=true`,
       { token },
     );
-    expect(new Date(staticUrl.body.data.expiresAt).getTime() - Date.now()).toBeGreaterThan(6 * 86400_000);
+    expect(new Date(staticUrl.body.data.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(300_000);
   });
-  it('another person cannot get an address for the file (5007)', async () => {
+  it('another person cannot get an address for the file (5201)', async () => {
     const r = await upload('/v1/file/uploadInside', [{ name: 'a.pdf', bytes: tinyPdf('mine') }]);
     const other = await t.loginBySms(mobile());
     expect(
       (await t.call('POST', '/v1/file/url', { token: other, body: { fileKey: r.body.data.fileKey } })).body
         .code,
-    ).toBe(5007);
+    ).toBe(5201);
+  });
+  it('takes the lifetime of an address from DOWNLOAD_URL_TTL_SECONDS', async () => {
+    const short = await startTestApp(dialect, { DOWNLOAD_URL_TTL_SECONDS: '45' });
+    try {
+      const who = await short.loginBySms(mobile());
+      const m = multipart([{ name: 'a.pdf', bytes: tinyPdf('short') }]);
+      const up = await short.call('POST', '/v1/file/uploadInside', {
+        token: who,
+        body: m.body,
+        headers: { 'content-type': m.contentType },
+      });
+      const url = await short.call('POST', '/v1/file/url', {
+        token: who,
+        body: { fileKey: up.body.data.fileKey },
+      });
+      const left = Date.parse(url.body.data.expiresAt) - Date.now();
+      expect(left).toBeGreaterThan(35_000);
+      expect(left).toBeLessThanOrEqual(45_000);
+    } finally {
+      await short.close();
+    }
   });
   it('judges by content, not by name: text named .pdf is 5002', async () => {
     const r = await upload('/v1/file/uploadInside', [

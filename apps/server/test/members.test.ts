@@ -4,6 +4,7 @@ import { createAuthorityService } from '../src/modules/members/authority.service
 import { createMembersService } from '../src/modules/members/members.service';
 import { DIALECTS, mobile, startTestApp, uscc, type TestApp } from './harness';
 import { tinyPdf } from './upload-fixtures';
+import { up as removeReservedPoints } from '../../../packages/db/src/migrations/0016-reserved-role-points';
 
 describe.each(DIALECTS)('members, roles and authority [%s]', (dialect) => {
   let t: TestApp;
@@ -142,17 +143,22 @@ describe.each(DIALECTS)('members, roles and authority [%s]', (dialect) => {
         (await post('/v1/organizes/members', a.token, { mobile: mobile(), roles: ['nope'] })).body.code,
       ).toBe(3110);
       const admin = await addMember(a.token, a.orgId, ['admin']);
-      // An enterprise administrator lacks seal claiming (legal representative only), so cannot grant legal-person-level roles.
-      const legalish = await post('/v1/organizes/roles', a.token, { name: '领章', points: ['seal.claim'] });
-      expect(legalish.body.code).toBe(0);
+      // Seal claiming is the legal representative's alone: no role may carry it, whoever makes the role.
       expect(
-        (
-          await post('/v1/organizes/members', admin.token, {
-            mobile: mobile(),
-            roles: [legalish.body.data.code],
-          })
-        ).body.code,
-      ).toBe(3103);
+        (await post('/v1/organizes/roles', a.token, { name: '领章', points: ['seal.claim'] })).body.code,
+      ).toBe(11112);
+      // A member who manages members but holds no seal point cannot hand out a seal role.
+      const keeper = await post('/v1/organizes/roles', a.token, {
+        name: '成员管理',
+        points: ['member.view', 'member.manage'],
+      });
+      const manager = await addMember(a.token, a.orgId, [keeper.body.data.code]);
+      const refused = await post('/v1/organizes/members', manager.token, {
+        mobile: mobile(),
+        roles: ['sealAdmin'],
+      });
+      expect(refused.body.code).toBe(11115);
+      expect(refused.body.data.points).toContain('seal.manage');
       // The super administrator cannot be paused or removed, nor can one pause oneself.
       const self = (await get('/v1/accounts/info', a.token)).body.data.memberId;
       expect((await post('/v1/organizes/membersPause', admin.token, { memberId: self })).body.code).toBe(
@@ -237,6 +243,33 @@ describe.each(DIALECTS)('members, roles and authority [%s]', (dialect) => {
   });
 
   describe('roles and permissions', () => {
+    it('a seal.claim point left in a custom role counts for nothing, and migration 0016 removes it', async () => {
+      const a = await newOrg();
+      const made = await post('/v1/organizes/roles', a.token, { name: '旧角色', points: ['seal.view'] });
+      const code = made.body.data.code as string;
+      const role = await t.db
+        .selectFrom('org_roles')
+        .select('id')
+        .where('organization_id', '=', a.orgId)
+        .where('code', '=', code)
+        .executeTakeFirstOrThrow();
+      await t.db
+        .insertInto('org_role_permissions')
+        .values({ role_id: role.id, point: 'seal.claim' })
+        .execute();
+      const m = await addMember(a.token, a.orgId, [code]);
+      expect(await pointsOf(m.token)).not.toContain('seal.claim');
+      // Until the migration runs the role reads as it is stored.
+      expect((await get(`/v1/organizes/roles/${code}`, a.token)).body.data.points).toContain('seal.claim');
+      await removeReservedPoints(t.db as never);
+      expect((await get(`/v1/organizes/roles/${code}`, a.token)).body.data.points).toEqual(['seal.view']);
+      const edited = await post(`/v1/organizes/roles/${code}/modify`, a.token, {
+        name: '旧角色',
+        points: ['seal.view', 'sign.view'],
+      });
+      expect(edited.body.code).toBe(0);
+    });
+
     it('a custom role grants exactly its points (plus the staff base) and can be changed and deleted', async () => {
       const a = await newOrg();
       const created = await post('/v1/organizes/roles', a.token, {
@@ -483,7 +516,7 @@ describe.each(DIALECTS)('members, roles and authority [%s]', (dialect) => {
             applyFileKey: foreign,
           })
         ).body.code,
-      ).toBe(5007);
+      ).toBe(5201);
       expect(
         (await post('/v1/organizes/authority/apply', m.token, { roles: ['legalPerson'], applyFileKey: file }))
           .body.code,

@@ -2,7 +2,7 @@ import { createFilesService } from '../src/modules/files/files.service';
 import { createLocalBlobStore } from '../src/modules/files/file-store';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AppError } from '@openseal/core';
@@ -14,7 +14,8 @@ import requestContext from '../src/plugins/request-context';
 import { loadConfig } from '../src/config';
 import { createSessionService } from '../src/modules/session/session.service';
 import operatorsRoutes from '../src/modules/operators/operators.routes';
-import { createOperatorsService } from '../src/modules/operators/operators.service';
+import { createLoginThrottle } from '../src/modules/login-throttle/login-throttle.service';
+import { createOperator } from '../src/modules/operators/operators.service';
 import { DEMO_OPERATOR, seedOperator } from '../src/modules/operators/seed-operator';
 import type { ReviewQueueQuery, ReviewQueues } from '../src/modules/operators/review-queues';
 import { DIALECTS, mobile, openTestDatabase, startTestApp, type ApiBody, type TestApp } from './harness';
@@ -33,7 +34,7 @@ describe.each(DIALECTS)('operator console [%s]', (dialect) => {
   let t: TestApp;
   let adminToken: string;
   let adminId: string;
-  const operators = createOperatorsService({ ttlMinutes: 60, idleMinutes: 30 });
+  const operators = { createOperator };
 
   const op = (method: 'GET' | 'POST', url: string, token: string | null, body?: unknown) =>
     t.call(method, url, {
@@ -82,38 +83,87 @@ describe.each(DIALECTS)('operator console [%s]', (dialect) => {
       const unknown = await login(uniqueName('nobody'), 'Wrong1234');
       expect([wrong.status, wrong.body.code]).toEqual([400, 13004]);
       expect([unknown.status, unknown.body.code]).toEqual([400, 13004]);
-      // The right password afterwards still works and clears the count.
+      // The right password afterwards still works and clears this address's count.
       expect((await login(DEMO_OPERATOR.username, DEMO_OPERATOR.password)).body.code).toBe(0);
-      const row = await t.db
-        .selectFrom('operators')
-        .select('failed_logins')
-        .where('id', '=', adminId)
-        .executeTakeFirstOrThrow();
-      expect(row.failed_logins).toBe(0);
+      // One count is left: the unknown username's, counted like any other so waiting tells no one exists.
+      expect(await t.db.selectFrom('login_throttles').selectAll().execute()).toHaveLength(1);
     });
 
-    it('locks the account on the fifth failure, even for the right password, and audits the lock', async () => {
+    it('slows down the address that guesses, never the operator admin from another address (2102)', async () => {
+      const from = (ip: string, password: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/manage/api/v1/login',
+          remoteAddress: ip,
+          headers: { 'user-agent': UA },
+          payload: { username: DEMO_OPERATOR.username, password },
+        });
+      // Time stands still (only Date is faked), so the waits are exact on a busy machine.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(new Date());
+        const attacker = '203.0.113.7';
+        const codes: number[] = [];
+        for (let i = 0; i < 8; i++) codes.push((await from(attacker, `Wrong${i}xyz`)).json().code);
+        // Five failures are free; then the attacker's address waits, and its guesses are not even checked.
+        expect(codes).toEqual([13004, 13004, 13004, 13004, 13004, 2102, 2102, 2102]);
+        const slowed = await from(attacker, DEMO_OPERATOR.password);
+        expect(slowed.statusCode).toBe(429);
+        expect(slowed.json()).toMatchObject({ code: 2102, data: { retryAfterSeconds: 30 } });
+        expect(slowed.json().message).toContain('30');
+        // The operator, from their own address (IPv4 or IPv6), logs in at once.
+        expect((await from('198.51.100.20', DEMO_OPERATOR.password)).json().code).toBe(0);
+        expect((await from('2001:db8:1:2::5', DEMO_OPERATOR.password)).json().code).toBe(0);
+        const failures = await auditRows(t.db, 'operator.loginFailed', adminId);
+        expect(failures.filter((a) => a.ip === attacker)).toHaveLength(5);
+        expect(failures.at(-1)!.detail).toMatchObject({ failures: 5, waitSeconds: 30 });
+        // The counts name no one: keyed hashes only.
+        const rows = await t.db.selectFrom('login_throttles').selectAll().execute();
+        expect(rows.some((r) => r.failures === 5 && r.blocked_until !== null)).toBe(true);
+        expect(JSON.stringify(rows)).not.toMatch(/admin|203\.0\.113/);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('doubles the wait with each further failure up to the cap; a right password or a quiet day clears it', async () => {
       const username = uniqueName('auditor');
       await operators.createOperator(t.db, { username, password: 'Auditor1234', name: '审计员' }, system);
-      const codes: number[] = [];
-      for (let i = 0; i < 5; i++) codes.push((await login(username, `Wrong${i}xyz`)).body.code);
-      expect(codes).toEqual([13004, 13004, 13004, 13004, 13005]);
-      const right = await login(username, 'Auditor1234');
-      expect([right.status, right.body.code]).toEqual([429, 13005]);
-      const created = await t.db
-        .selectFrom('operators')
-        .select('id')
-        .where('username', '=', username)
-        .executeTakeFirstOrThrow();
-      expect(await auditRows(t.db, 'operator.loginFailed', created.id)).toHaveLength(4);
-      expect(await auditRows(t.db, 'operator.locked', created.id)).toHaveLength(1);
-      // When the lock has passed, the right password opens again.
-      await t.db
-        .updateTable('operators')
-        .set({ locked_until: new Date(Date.now() - 1000) })
-        .where('id', '=', created.id)
-        .execute();
-      expect((await login(username, 'Auditor1234')).body.code).toBe(0);
+      const from = async (password: string) =>
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/manage/api/v1/login',
+            remoteAddress: '192.0.2.44',
+            payload: { username, password },
+          })
+        ).json() as ApiBody;
+      const later = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(new Date());
+        for (let i = 0; i < 5; i++) expect((await from(`Wrong${i}xyz`)).code).toBe(13004);
+        const waits: number[] = [];
+        for (let i = 0; i < 7; i++) {
+          const refused = await from('Auditor1234');
+          expect(refused.code).toBe(2102);
+          waits.push(refused.data.retryAfterSeconds);
+          later(refused.data.retryAfterSeconds);
+          expect((await from(`Again${i}xyz`)).code).toBe(13004);
+        }
+        expect(waits).toEqual([30, 60, 120, 240, 480, 900, 900]);
+        later(900);
+        expect((await from('Auditor1234')).code).toBe(0);
+        // Cleared: five free failures again.
+        for (let i = 0; i < 5; i++) expect((await from(`Fresh${i}xyz`)).code).toBe(13004);
+        expect((await from('Auditor1234')).code).toBe(2102);
+        // A day without failures and the count starts again.
+        later(25 * 3600);
+        for (let i = 0; i < 4; i++) expect((await from(`Day${i}xyz`)).code).toBe(13004);
+        expect((await from('Auditor1234')).code).toBe(0);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('refuses a disabled operator', async () => {
@@ -384,6 +434,13 @@ describe.each(DIALECTS)('operator review queues [%s]', (dialect) => {
         store: createLocalBlobStore(join(tmpdir(), 'openseal-operators-files')),
         secret: 'operators-test-secret-0123456789abcdef',
         fileSizeLimitMb: 20,
+        urlTtlSeconds: 300,
+        contextOf: async () => null,
+      }),
+      loginThrottle: createLoginThrottle({
+        secret: 'operators-test-secret-0123456789abcdef',
+        settings: { freeFailures: 5, backoffSeconds: 30, maxBackoffSeconds: 900 },
+        log: { warn: () => {} },
       }),
       reviewQueues: fake.queues,
     });

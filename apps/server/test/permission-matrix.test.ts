@@ -2,9 +2,12 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contracts } from '@openseal/core';
 import { createSessionService } from '../src/modules/session/session.service';
 import { DEMO_OPERATOR, seedOperator } from '../src/modules/operators/seed-operator';
 import { DIALECTS, mobile, startTestApp, uscc, type TestApp } from './harness';
+import { sealFixtures, type OrgFixture } from './seals-fixtures';
+import { multipart, tinyPdf } from './upload-fixtures';
 
 /**
  * The permission matrix (issue 4 point 8): every API route of the OpenAPI document is called as each
@@ -39,6 +42,10 @@ const SESSION_CODES = new Set([102, 201, 202, 225, 310, 312, 1097, 1099, 13001, 
 const DENY_CODES = new Set([
   -999, 11001, 11002, 11003, 11004, 11005, 11006, 11007, 11102, 11103, 4112, 3125, 4101, 3101, 3110, 3120,
   3130, 5007, 2013, 3007, 14006,
+  // Grant rules: no one grants, widens, takes away or claims beyond their own points.
+  11111, 11112, 11113, 11114, 11115, 11116, 11117, 11118,
+  // Files: no object the caller may see grants the file; an address whose holder lost access.
+  5201, 5202,
   // UKeys: a key not bound in the caller's organisation, another organisation's UKey application.
   7016, 7030,
   // Seals: another owner's seal, application, claim link, change or authorisation is answered as absent.
@@ -81,6 +88,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /v1/signFile/verify/config',
   'GET /v1/signFile/verify/report/{reportId}',
   'GET /v1/signFile/verify/report/{reportId}/pdf',
+  'GET /v1/signFile/verify/report/{reportId}/evidence',
+  'GET /v1/signFile/verify/report/{reportId}/evidence/{leafIndex}/bundle',
   'POST /manage/api/v1/login',
   'POST /v1/sso/beforeLogin',
   'GET /v1/sso/callback',
@@ -209,6 +218,8 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
     /** A UKey bound in organisation A; each of A's key managers unbinds one of its own. */
     ukeySn: string;
     ukeyFor: Partial<Record<Principal, string>>;
+    /** A material each principal uploaded: an authority application attaches the applicant's own. */
+    ownMaterial: Partial<Record<Principal, string>>;
     ukeyApplyNo: string;
     ukeySpki: string;
     /** Seals of organisation A: a made seal, applications, a claim link, a change, an authorisation. */
@@ -428,6 +439,9 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       sig: link.body.data.sig,
     };
     fx.sealApplyNo = (await post('/v1/seals/sealApply', a.token, { sealKind: 'business' })).body.data.applyNo;
+    fx.ownMaterial = {};
+    for (const p of Object.keys(spaces) as (keyof typeof spaces)[])
+      fx.ownMaterial[p] = await uploadPdf((await sessions.issue(t.db, spaces[p], client)).accessToken);
   });
   afterAll(async () => t?.close());
 
@@ -470,6 +484,7 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       queue: 'authority',
       applicationId: fx.applyNo,
       reportId: 'vr_placeholder',
+      leafIndex: '0',
       anchorId: 'ta_00000000000000000000',
       // Sign service: ids nobody holds (each principal's own flows are tested in signing.test.ts).
       taskId: 'stk_placeholder',
@@ -576,7 +591,10 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       'POST /v1/msgs/adminModify/verify': { changeNo: fx.changeNo, code: '000000' },
       'POST /v1/msgs/newAdmin/send': { changeNo: fx.changeNo, mobile: mobile() },
       'POST /v1/msgs/newAdmin/verify': { changeNo: fx.changeNo, code: '000000' },
-      'POST /v1/organizes/authority/apply': { roles: ['signAdmin'], applyFileKey: fx.fileKey },
+      'POST /v1/organizes/authority/apply': {
+        roles: ['signAdmin'],
+        applyFileKey: fx.ownMaterial[p] ?? fx.fileKey,
+      },
       'POST /v1/organizes/authority/records': {},
       'POST /v1/organizes/authority/{applyNo}/reject': { rejectReason: '矩阵' },
       'POST /manage/api/v1/login': { username: 'nobody', password: 'wrong' },
@@ -701,5 +719,499 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       if (!PUBLIC_ROUTES.has(k))
         expect([k, answers.get(k)!.anonymous]).toEqual([k, k.includes(' /manage/') ? 13001 : 102]);
     }
+  });
+});
+
+/**
+ * No role raises itself (issue 13 point 5). Every way a member could reach a point they lack is tried by
+ * each role of spec 6: the legal representative, the super administrator, an enterprise administrator, a
+ * member whose custom role lets them manage members and roles, and a signing administrator. Each attempt
+ * must be refused with its catalogued code, and the organisation's roles, members, invitations,
+ * applications, seals and audit log must read back unchanged.
+ */
+const WHO = ['legalPerson', 'superAdmin', 'admin', 'custom', 'signAdmin'] as const;
+type Who = (typeof WHO)[number];
+
+/** Catalogued refusals (see packages/core/src/errors). */
+const CODE = {
+  memberManage: 11102, // perm.memberManage: no member.manage, role.manage or authority.review
+  sealClaim: 11002, // perm.sealClaim
+  notAssignable: 3103, // member.roleNotAssignable: holder roles move only through the confirmed change
+  holderProtected: 3104,
+  self: 3105,
+  pointNotHeld: 11111,
+  pointReserved: 11112,
+  selfWiden: 11113,
+  roleOutranks: 11114,
+  grantNotHeld: 11115,
+  selfGrant: 11116,
+  revokeNotHeld: 11117,
+  memberOutranks: 11118,
+} as const;
+
+describe.each(DIALECTS)('no role raises itself [%s]', (dialect) => {
+  let t: TestApp;
+  const f = sealFixtures(() => t);
+  let o: OrgFixture;
+  const token = {} as Record<Who, string>;
+  const memberId = {} as Record<Who, string>;
+  /** A {seal.view} role each principal holds (the attack's first step), and one another member holds. */
+  const own = {} as Record<Who, string>;
+  const fx = {} as {
+    managerRole: string;
+    sharedRole: string;
+    sealRole: string;
+    targetId: string;
+    keeperId: string;
+    superAdminId: string;
+    inviteId: string;
+    registeredMobile: string;
+    applyNo: string;
+    claimApplyNo: string;
+    claim: { getSealFlowId: string; expires: number; sig: string };
+  };
+  const post = (url: string, tok: string, body: unknown = {}) => t.call('POST', url, { token: tok, body });
+
+  async function createRole(name: string, points: string[]) {
+    const r = await post('/v1/organizes/roles', o.admin, { name, points });
+    expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+    return r.body.data.code as string;
+  }
+
+  async function setRoles(id: string, roles: string[]) {
+    await t.db.updateTable('members').set({ roles }).where('id', '=', id).execute();
+  }
+
+  async function uploadPdf(tok: string): Promise<string> {
+    const form = multipart([{ name: 'apply.pdf', bytes: tinyPdf(), type: 'application/pdf' }]);
+    const r = await t.call('POST', '/v1/file/uploadInside?purpose=material', {
+      token: tok,
+      body: form.body,
+      headers: { 'content-type': form.contentType },
+    });
+    expect(r.body.code).toBe(0);
+    return r.body.data.fileKey;
+  }
+
+  /** Everything an escalation could change in the organisation, read straight from the database. */
+  async function snapshot() {
+    const org = o.orgId;
+    return {
+      roles: await t.db
+        .selectFrom('org_roles')
+        .select(['code', 'name', 'description', 'deleted_at'])
+        .where('organization_id', '=', org)
+        .orderBy('code')
+        .execute(),
+      points: await t.db
+        .selectFrom('org_role_permissions as rp')
+        .innerJoin('org_roles as r', 'r.id', 'rp.role_id')
+        .select(['r.code', 'rp.point'])
+        .where('r.organization_id', '=', org)
+        .orderBy('r.code')
+        .orderBy('rp.point')
+        .execute(),
+      members: await t.db
+        .selectFrom('members')
+        .select(['id', 'roles', 'status'])
+        .where('organization_id', '=', org)
+        .orderBy('id')
+        .execute(),
+      invites: await t.db
+        .selectFrom('member_invites')
+        .select(['id', 'mobile', 'roles', 'status'])
+        .where('organization_id', '=', org)
+        .orderBy('id')
+        .execute(),
+      applications: await t.db
+        .selectFrom('authority_applications')
+        .select(['apply_no', 'roles', 'status'])
+        .where('organization_id', '=', org)
+        .orderBy('apply_no')
+        .execute(),
+      workOrders: await t.db
+        .selectFrom('seal_work_orders')
+        .select(['apply_no', 'status', 'claimed_at', 'seal_code'])
+        .where('organization_id', '=', org)
+        .orderBy('apply_no')
+        .execute(),
+      seals: await t.db
+        .selectFrom('seals')
+        .select(['seal_code', 'status'])
+        .where('organization_id', '=', org)
+        .orderBy('seal_code')
+        .execute(),
+      claimFlows: await t.db
+        .selectFrom('seal_claim_flows')
+        .select(['id', 'used_at'])
+        .where('organization_id', '=', org)
+        .orderBy('id')
+        .execute(),
+      audit: await t.db
+        .selectFrom('audit_logs')
+        .select(['id', 'action'])
+        .where('organization_id', '=', org)
+        .orderBy('id')
+        .execute(),
+    };
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    await seedOperator(t.db, { demo: true });
+    // The creator is the super administrator; the fixture adds the legal representative, staff and a
+    // seal administrator, all real-named.
+    o = await f.org();
+    token.superAdmin = o.admin;
+    token.legalPerson = o.legal;
+    memberId.legalPerson = o.legalMemberId;
+    fx.superAdminId = (await f.get('/v1/accounts/info', o.admin)).body.data.memberId;
+    memberId.superAdmin = fx.superAdminId;
+    // A member who manages members and roles and reviews applications through a custom role, with no
+    // seal point beyond staff's.
+    fx.managerRole = await createRole('成员与角色管理', [
+      'member.view',
+      'member.manage',
+      'role.manage',
+      'authority.review',
+      'seal.view',
+    ]);
+    for (const [who, roles] of [
+      ['admin', ['admin']],
+      ['custom', [fx.managerRole]],
+      ['signAdmin', ['signAdmin']],
+    ] as const) {
+      const m = await f.member(o.admin, o.orgId, [...roles]);
+      token[who] = m.token;
+      memberId[who] = m.memberId;
+    }
+    // Each principal holds a {seal.view} role of its own, as in the attack.
+    for (const who of WHO) {
+      own[who] = await createRole(`查看印章-${who}`, ['seal.view']);
+      const row = await t.db
+        .selectFrom('members')
+        .select('roles')
+        .where('id', '=', memberId[who])
+        .executeTakeFirstOrThrow();
+      await setRoles(memberId[who], [...row.roles, own[who]]);
+    }
+    // Another member holds a shared {seal.view} role; a keeper holds the built-in seal administrator;
+    // a {seal.manage} role is held by nobody.
+    fx.sharedRole = await createRole('共享查看', ['seal.view']);
+    fx.targetId = o.staffMemberId;
+    await setRoles(fx.targetId, [fx.sharedRole]);
+    fx.keeperId = (await f.member(o.admin, o.orgId, ['sealAdmin'])).memberId;
+    fx.sealRole = await createRole('印章管理', ['seal.view', 'seal.manage']);
+    // A pending invitation, a registered person outside the organisation, an application for a seal role.
+    const invite = await post('/v1/organizes/members', o.admin, { mobile: mobile() });
+    fx.inviteId = invite.body.data.inviteId;
+    fx.registeredMobile = mobile();
+    await t.loginBySms(fx.registeredMobile);
+    const applicant = await f.member(o.admin, o.orgId);
+    const applied = await post('/v1/organizes/authority/apply', applicant.token, {
+      roles: ['sealAdmin'],
+      applyFileKey: await uploadPdf(applicant.token),
+    });
+    expect(applied.body.code).toBe(0);
+    fx.applyNo = applied.body.data.applyNo;
+    await f.verify(o.orgId);
+    // A seal approved by the operator and waiting for its claim, with a claim link.
+    const op = await f.operator();
+    const sealApply = await post('/v1/seals/sealApply', o.admin, { sealKind: 'contract' });
+    expect(sealApply.body.code).toBe(0);
+    fx.claimApplyNo = sealApply.body.data.applyNo;
+    await f.approve(op, 'sealApply', fx.claimApplyNo);
+    const link = await t.call('GET', `/v1/seals/redirectUrl?applyNos=${fx.claimApplyNo}`, { token: o.admin });
+    expect(link.body.code).toBe(0);
+    fx.claim = {
+      getSealFlowId: link.body.data.getSealFlowId,
+      expires: link.body.data.expires,
+      sig: link.body.data.sig,
+    };
+  });
+  afterAll(async () => t?.close());
+
+  /** null: not an escalation for this principal (they already hold every point it would give). */
+  type Expect = Record<Who, number | null>;
+  const managers = (code: number, custom = code): Expect => ({
+    legalPerson: code,
+    superAdmin: code,
+    admin: code,
+    custom,
+    signAdmin: CODE.memberManage,
+  });
+  const customOnly = (code: number): Expect => ({
+    legalPerson: null,
+    superAdmin: null,
+    admin: null,
+    custom: code,
+    signAdmin: CODE.memberManage,
+  });
+  const role = (code: string, body: unknown, who: Who) =>
+    post(`/v1/organizes/roles/${code}/modify`, token[who], body);
+  const editMember = (id: string, roles: string[], who: Who) =>
+    post(`/v1/organizes/members/modify/${id}`, token[who], { roles });
+
+  const attempts: Array<{ name: string; expect: Expect; run: (who: Who) => ReturnType<TestApp['call']> }> = [
+    {
+      name: 'create a role carrying seal.claim',
+      expect: managers(CODE.pointReserved),
+      run: (who) => post('/v1/organizes/roles', token[who], { name: `领章-${who}`, points: ['seal.claim'] }),
+    },
+    {
+      name: 'create a role with a point the caller lacks',
+      expect: customOnly(CODE.pointNotHeld),
+      run: (who) =>
+        post('/v1/organizes/roles', token[who], {
+          name: `管章-${who}`,
+          points: ['seal.view', 'seal.manage'],
+        }),
+    },
+    {
+      name: 'widen a role the caller holds to seal.claim (the reported attack)',
+      expect: managers(CODE.pointReserved),
+      run: (who) => role(own[who], { name: `查看印章-${who}`, points: ['seal.view', 'seal.claim'] }, who),
+    },
+    {
+      name: 'widen the role the caller manages through with a point they lack',
+      expect: customOnly(CODE.selfWiden),
+      run: (who) =>
+        role(
+          fx.managerRole,
+          {
+            name: '成员与角色管理',
+            points: [
+              'member.view',
+              'member.manage',
+              'role.manage',
+              'authority.review',
+              'seal.view',
+              'seal.manage',
+            ],
+          },
+          who,
+        ),
+    },
+    {
+      name: 'widen a role held by another member to seal.claim',
+      expect: managers(CODE.pointReserved),
+      run: (who) => role(fx.sharedRole, { name: '共享查看', points: ['seal.view', 'seal.claim'] }, who),
+    },
+    {
+      name: 'widen a role held by another member with a point the caller lacks',
+      expect: customOnly(CODE.pointNotHeld),
+      run: (who) => role(fx.sharedRole, { name: '共享查看', points: ['seal.view', 'seal.manage'] }, who),
+    },
+    {
+      name: 'change a role carrying a point the caller lacks',
+      expect: customOnly(CODE.roleOutranks),
+      run: (who) => role(fx.sealRole, { name: '印章管理（改）', points: ['seal.view'] }, who),
+    },
+    {
+      name: 'delete a role carrying a point the caller lacks',
+      expect: customOnly(CODE.roleOutranks),
+      run: (who) => post(`/v1/organizes/roles/${fx.sealRole}/delete`, token[who]),
+    },
+    {
+      name: 'assign oneself a role carrying a point one lacks',
+      expect: customOnly(CODE.selfGrant),
+      run: (who) => editMember(memberId[who], ['sealAdmin'], who),
+    },
+    {
+      name: 'assign oneself a holder role',
+      expect: managers(CODE.notAssignable),
+      run: (who) => editMember(memberId[who], [who === 'superAdmin' ? 'legalPerson' : 'superAdmin'], who),
+    },
+    {
+      name: 'assign another member a role carrying a point the caller lacks',
+      expect: customOnly(CODE.grantNotHeld),
+      run: (who) => editMember(fx.targetId, [fx.sharedRole, 'sealAdmin'], who),
+    },
+    {
+      name: 'assign another member a custom role carrying a point the caller lacks',
+      expect: customOnly(CODE.grantNotHeld),
+      run: (who) => editMember(fx.targetId, [fx.sharedRole, fx.sealRole], who),
+    },
+    {
+      name: 'assign another member a holder role',
+      expect: managers(CODE.notAssignable),
+      run: (who) => editMember(fx.targetId, ['legalPerson'], who),
+    },
+    {
+      name: 'invite a new mobile with a role carrying a point the caller lacks',
+      expect: customOnly(CODE.grantNotHeld),
+      run: (who) => post('/v1/organizes/members', token[who], { mobile: mobile(), roles: ['sealAdmin'] }),
+    },
+    {
+      name: 'add a registered person with a role carrying a point the caller lacks',
+      expect: customOnly(CODE.grantNotHeld),
+      run: (who) =>
+        post('/v1/organizes/members', token[who], { mobile: fx.registeredMobile, roles: [fx.sealRole] }),
+    },
+    {
+      name: 'invite with a holder role',
+      expect: managers(CODE.notAssignable),
+      run: (who) => post('/v1/organizes/members', token[who], { mobile: mobile(), roles: ['superAdmin'] }),
+    },
+    {
+      name: 'edit an invitation to a role carrying a point the caller lacks',
+      expect: customOnly(CODE.grantNotHeld),
+      run: (who) => editMember(fx.inviteId, ['sealAdmin'], who),
+    },
+    {
+      name: 'take away a role carrying a point the caller lacks',
+      expect: customOnly(CODE.revokeNotHeld),
+      run: (who) => editMember(fx.keeperId, [], who),
+    },
+    {
+      name: 'pause a member holding a point the caller lacks',
+      expect: customOnly(CODE.memberOutranks),
+      run: (who) => post('/v1/organizes/membersPause', token[who], { memberId: fx.keeperId, pause: true }),
+    },
+    {
+      name: 'remove a member holding a point the caller lacks',
+      expect: customOnly(CODE.memberOutranks),
+      run: (who) => post(`/v1/organizes/members/delete/${fx.keeperId}`, token[who]),
+    },
+    {
+      name: 'pause the legal representative',
+      expect: { ...managers(CODE.holderProtected), legalPerson: CODE.self },
+      run: (who) =>
+        post('/v1/organizes/membersPause', token[who], { memberId: memberId.legalPerson, pause: true }),
+    },
+    {
+      name: 'remove the super administrator',
+      expect: { ...managers(CODE.holderProtected), superAdmin: CODE.self },
+      run: (who) => post(`/v1/organizes/members/delete/${fx.superAdminId}`, token[who]),
+    },
+    {
+      name: 'approve an application for a role carrying a point the caller lacks',
+      expect: customOnly(CODE.grantNotHeld),
+      run: (who) => post(`/v1/organizes/authority/${fx.applyNo}/approve`, token[who]),
+    },
+    {
+      name: 'claim a seal',
+      expect: { ...managers(CODE.sealClaim, CODE.sealClaim), legalPerson: null, signAdmin: CODE.sealClaim },
+      run: (who) =>
+        post('/v1/seals/activeFlow', token[who], { applyNos: [fx.claimApplyNo], agreementAccepted: true }),
+    },
+    {
+      name: 'claim a seal through its claim link',
+      expect: { ...managers(CODE.sealClaim, CODE.sealClaim), legalPerson: null, signAdmin: CODE.sealClaim },
+      run: (who) => post('/v1/seals/activeFlow', token[who], { ...fx.claim, agreementAccepted: true }),
+    },
+  ];
+
+  it(
+    'refuses every path to escalation, for every role, with its code, and changes nothing',
+    { timeout: 180_000 },
+    async () => {
+      const outcomes: string[] = [];
+      let tried = 0;
+      for (const a of attempts)
+        for (const who of WHO) {
+          const want = a.expect[who];
+          if (want === null) continue;
+          const before = await snapshot();
+          const res = await a.run(who);
+          const after = await snapshot();
+          tried++;
+          if (res.body.code !== want)
+            outcomes.push(`${a.name} as ${who}: code ${res.body.code}, want ${want}`);
+          else if (JSON.stringify(after) !== JSON.stringify(before))
+            outcomes.push(`${a.name} as ${who}: refused, but the database changed`);
+        }
+      expect(outcomes).toEqual([]);
+      // Every attempt is an escalation for the custom-role manager and is refused to the signing administrator.
+      expect(tried).toBeGreaterThanOrEqual(attempts.length * 2);
+    },
+  );
+
+  it('the reported attack: an administrator widens its own role to seal.claim, and still cannot claim', async () => {
+    const before = await snapshot();
+    const widened = await role(
+      own.admin,
+      { name: '查看印章-admin', points: ['seal.view', 'seal.claim'] },
+      'admin',
+    );
+    expect(widened.body.code).toBe(CODE.pointReserved);
+    const points = (await f.get('/v1/permissions', token.admin)).body.data.points as string[];
+    expect(points).not.toContain('seal.claim');
+    expect((await f.get('/v1/permission/scene/sealClaim', token.admin)).body.data.allowed).toBe(false);
+    const claimed = await post('/v1/seals/activeFlow', token.admin, {
+      applyNos: [fx.claimApplyNo],
+      agreementAccepted: true,
+    });
+    expect(claimed.body.code).toBe(CODE.sealClaim);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a seal.claim point stored in a custom role (made before the rule) gives nobody the claim', async () => {
+    const legacy = await createRole('旧领章角色', ['seal.view']);
+    const row = await t.db
+      .selectFrom('org_roles')
+      .select('id')
+      .where('organization_id', '=', o.orgId)
+      .where('code', '=', legacy)
+      .executeTakeFirstOrThrow();
+    await t.db.insertInto('org_role_permissions').values({ role_id: row.id, point: 'seal.claim' }).execute();
+    for (const who of ['superAdmin', 'admin', 'custom', 'signAdmin'] as const) {
+      const held = await t.db
+        .selectFrom('members')
+        .select('roles')
+        .where('id', '=', memberId[who])
+        .executeTakeFirstOrThrow();
+      await setRoles(memberId[who], [...held.roles, legacy]);
+      const before = await snapshot();
+      const perms = (await f.get('/v1/permissions', token[who])).body.data;
+      expect(perms.points).not.toContain('seal.claim');
+      expect(perms.grantable).not.toContain('seal.claim');
+      expect((await f.get('/v1/permission/scene/sealClaim', token[who])).body.data.allowed).toBe(false);
+      const q = `expires=${fx.claim.expires}&sig=${fx.claim.sig}`;
+      const check = await f.get(`/v1/seals/identityCheck/${fx.claim.getSealFlowId}?${q}`, token[who]);
+      expect(check.body.data).toMatchObject({ isLegalPerson: false, canClaim: false });
+      for (const body of [
+        { applyNos: [fx.claimApplyNo], agreementAccepted: true },
+        { ...fx.claim, agreementAccepted: true },
+      ])
+        expect([who, (await post('/v1/seals/activeFlow', token[who], body)).body.code]).toEqual([
+          who,
+          CODE.sealClaim,
+        ]);
+      expect(await snapshot()).toEqual(before);
+    }
+  });
+
+  it('within their own points callers still create, widen and assign; the legal representative claims', async () => {
+    // The checks refuse escalation, not management: the custom manager grants what it holds.
+    const made = await post('/v1/organizes/roles', token.custom, {
+      name: '仅查看成员',
+      points: ['member.view'],
+    });
+    expect(made.body.code).toBe(0);
+    expect(
+      (await role(fx.sharedRole, { name: '共享查看', points: ['seal.view', 'member.view'] }, 'custom')).body
+        .code,
+    ).toBe(0);
+    expect((await editMember(fx.targetId, [fx.sharedRole, made.body.data.code], 'custom')).body.code).toBe(0);
+    expect((await editMember(memberId.custom, [fx.managerRole, fx.sharedRole], 'custom')).body.code).toBe(0);
+    const perms = (await f.get('/v1/permissions', token.custom)).body.data;
+    expect(perms.grantable).toEqual([...perms.points].sort());
+    expect(perms.grantable).not.toContain('seal.manage');
+    // The super administrator holds every grantable point; only seal.claim stays out of it.
+    const top = (await f.get('/v1/permissions', token.superAdmin)).body.data;
+    expect(top.grantable).toEqual(contracts.PERMISSION_POINTS.filter((p) => p !== 'seal.claim').sort());
+    expect((await post(`/v1/organizes/roles/${fx.sealRole}/delete`, token.admin)).body.code).toBe(0);
+    const claimed = await post('/v1/seals/activeFlow', token.legalPerson, {
+      ...fx.claim,
+      agreementAccepted: true,
+    });
+    expect(claimed.body.code, JSON.stringify(claimed.body)).toBe(0);
+    const order = await t.db
+      .selectFrom('seal_work_orders')
+      .select(['claimed_by_person_id', 'seal_code'])
+      .where('apply_no', '=', fx.claimApplyNo)
+      .executeTakeFirstOrThrow();
+    expect(order.seal_code).not.toBeNull();
   });
 });

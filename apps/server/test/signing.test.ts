@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkProofBundle, parseProofBundle } from '@openseal/evidence';
+import { verifyPdf } from '@openseal/pdf';
 import { hashToken } from '../src/lib/secrets';
+import { expectNoneIn, expectNothingReadable } from './evidence-privacy';
 import { DIALECTS, mobile, startTestApp, type TestApp } from './harness';
 import { sealFixtures, type OrgFixture } from './seals-fixtures';
 import { buildOfd, page as ofdPage } from '../../../packages/ofd/src/test-ofd';
@@ -37,6 +39,19 @@ function plainPdf(text: string, pages = 2): Buffer {
   for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
+}
+
+/** A multipart body with one PDF, as the verification page uploads it. */
+function multipartOf(bytes: Buffer, fileName = 'signed.pdf') {
+  const boundary = '----openseal-verify';
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 describe.each(DIALECTS)('sign service on %s', (dialect) => {
@@ -122,8 +137,16 @@ describe.each(DIALECTS)('sign service on %s', (dialect) => {
     return Buffer.from(res.rawPayload);
   }
 
-  /** pdfsig and qpdf, independent of our code, on a signed output. */
+  /** Our verifier (every signature valid: the first certifies, later ones approve), then pdfsig and qpdf, independent of our code. */
   async function referee(bytes: Buffer, signatures: number) {
+    const ours = await verifyPdf(new Uint8Array(bytes), {
+      trust: await t.app.pki.trustStore(),
+      checkRevocation: t.app.pki.checkRevocation,
+    });
+    expect(ours.signatures.map((s) => [s.verdict, s.findings.filter((f) => f.severity !== 'info')])).toEqual(
+      Array.from({ length: signatures }, () => ['valid', []]),
+    );
+    expect(ours.signatures[0]).toMatchObject({ kind: 'certification', docMdp: 2 });
     if (!referees) return;
     const path = join(dir, `out-${Math.random().toString(36).slice(2)}.pdf`);
     await writeFile(path, bytes);
@@ -221,6 +244,63 @@ describe.each(DIALECTS)('sign service on %s', (dialect) => {
     await writeFile(bundlePath, JSON.stringify(last.bundle));
     const cli = spawnSync(process.execPath, [CLI, 'evidence', 'verify', bundlePath], { encoding: 'utf8' });
     expect(cli.status, cli.stdout + cli.stderr).toBe(0);
+
+    // The chain record gives the parties every opening: the bundle shows what its leaf commits to.
+    const lastCheck = checkProofBundle(last.bundle);
+    expect(lastCheck.opened).toMatchObject({
+      subject: `flow:${flow.flowId}`,
+      actor: last.actor,
+      'data.sealCode': sealA,
+      'hashes.fileAfter': last.fileHash,
+    });
+
+    // The public log shows none of it: walked entry by entry, it is kinds and commitments, and no
+    // identifier of this flow, its parties, seal, certificate or file appears in any encoding.
+    const secrets = {
+      flowId: flow.flowId,
+      taskId: task.taskId,
+      fileId: flow.files[0].fileId,
+      sealCode: sealA,
+      orgId: a.orgId,
+      personId: last.actor,
+      legalMemberId: a.legalMemberId,
+      staffMemberId: a.staffMemberId,
+      sealAdminMemberId: a.sealAdminMemberId,
+      serial: signed.body.data.signatures[0].serial,
+      willBizId,
+      fileHash: last.fileHash,
+      fileHashBefore: last.fileHashBefore,
+    };
+    const head = (await t.call('GET', '/v1/evidence/sth')).body.data;
+    const commitments: string[] = [];
+    for (let i = 0; i < head.treeSize; i++) {
+      const entry = await t.call('GET', `/v1/evidence/entries/${i}`);
+      expectNoneIn(entry.raw, secrets, `entry ${i}`);
+      commitments.push(...expectNothingReadable(entry.body.data));
+    }
+    expect(new Set(commitments).size).toBe(commitments.length);
+    expectNoneIn((await t.call('GET', `/v1/evidence/proof/${last.notaryLogId}`)).raw, secrets, 'proof');
+
+    // The signed file, verified by anyone: its evidence is the last signing act, and the uploader sees
+    // the file's hashes opened, nothing of the flow.
+    const verified = await t.app.inject({
+      method: 'POST',
+      url: '/v1/signFile/verify/pdf',
+      ...multipartOf(bytes),
+    });
+    const reportId = verified.json().data.reportId as string;
+    const evidence = await t.call('GET', `/v1/signFile/verify/report/${reportId}/evidence`);
+    expect(evidence.body.code, evidence.raw).toBe(0);
+    expect(evidence.body.data.signing).toHaveLength(1);
+    expect(evidence.body.data.signing[0]).toMatchObject({
+      leafIndex: Number(last.notaryLogId),
+      leafHash: last.chainHash,
+      kind: 'sign.sign',
+      opened: { 'hashes.fileAfter': last.fileHash, 'hashes.fileBefore': last.fileHashBefore },
+    });
+    expect(checkProofBundle(evidence.body.data.signing[0].bundle).ok).toBe(true);
+    const { fileHash: _f, fileHashBefore: _b, serial: _s, ...identifiers } = secrets;
+    expectNoneIn(evidence.raw, identifiers, 'verify evidence');
 
     // Notary endpoints serve the same records.
     const notary = await get(`/v1/notaryLogs/${flow.flowId}/scene/signFlow`, a.admin);

@@ -156,7 +156,8 @@ describe.each(DIALECTS)('UKeys [%s]', (dialect) => {
     // Real name first (spec 6): everyone here is verified, so the answers are about UKeys.
     await t.db.updateTable('persons').set({ real_name_status: 1 }).execute();
     await t.db.updateTable('organizations').set({ real_name_status: 1 }).execute();
-    for (const code of ['A-CONTRACT', 'A-FINANCE']) await addSeal(a.orgId, code);
+    for (const code of ['A-CONTRACT', 'A-FINANCE', 'A-STAMP', 'A-TAX', 'A-AGENT'])
+      await addSeal(a.orgId, code);
     await addSeal(a.orgId, 'A-FROZEN', false);
     await addSeal(b.orgId, 'B-CONTRACT');
   });
@@ -469,18 +470,17 @@ describe.each(DIALECTS)('UKeys [%s]', (dialect) => {
       post('/v1/pub/ukeyApply/executeOpt', a.token, { applyNo, opt: o, ...(reason ? { reason } : {}) });
     expect((await apply({ ukeyType: 'ukey_offline', ukeyName: '签章钥匙' })).body.code).toBe(7020);
     expect(
-      (await apply({ ukeyType: 'ukey_online', ukeyName: '认证', sealCodes: ['A-CONTRACT'] })).body.code,
+      (await apply({ ukeyType: 'ukey_online', ukeyName: '认证', sealCodes: ['A-STAMP'] })).body.code,
     ).toBe(7022);
     expect(
-      (await apply({ ukeyType: 'ukey_offline_renewal', ukeyName: '续期', sealCodes: ['A-CONTRACT'] })).body
-        .code,
+      (await apply({ ukeyType: 'ukey_offline_renewal', ukeyName: '续期', sealCodes: ['A-STAMP'] })).body.code,
     ).toBe(7033);
 
-    const first = await apply({ ukeyType: 'ukey_offline', ukeyName: '签章钥匙', sealCodes: ['A-CONTRACT'] });
+    const first = await apply({ ukeyType: 'ukey_offline', ukeyName: '签章钥匙', sealCodes: ['A-STAMP'] });
     expect(first.body.data).toMatchObject({
       status: 'toImport',
       statusText: '待导入',
-      sealCodes: ['A-CONTRACT'],
+      sealCodes: ['A-STAMP'],
     });
     const no1 = first.body.data.applyNo as string;
     // From "to import" nothing but start (makingData) and revoke.
@@ -518,7 +518,7 @@ describe.each(DIALECTS)('UKeys [%s]', (dialect) => {
 
     // Start, fail (its certificate is revoked), retry, start again, done: the key is bound.
     const second = (
-      await apply({ ukeyType: 'ukey_offline', ukeyName: '签章钥匙', sealCodes: ['A-CONTRACT', 'A-FINANCE'] })
+      await apply({ ukeyType: 'ukey_offline', ukeyName: '签章钥匙', sealCodes: ['A-STAMP', 'A-TAX'] })
     ).body.data.applyNo as string;
     const sn = serial();
     const making = await post('/v1/pub/ukeyApply/makingData', a.token, {
@@ -528,8 +528,8 @@ describe.each(DIALECTS)('UKeys [%s]', (dialect) => {
     });
     expect(making.body.code, making.raw).toBe(0);
     expect(making.body.data.seals).toEqual([
-      { sealCode: 'A-CONTRACT', name: '印章A-CONTRACT', imagePng: PNG_1X1 },
-      { sealCode: 'A-FINANCE', name: '印章A-FINANCE', imagePng: PNG_1X1 },
+      { sealCode: 'A-STAMP', name: '印章A-STAMP', imagePng: PNG_1X1 },
+      { sealCode: 'A-TAX', name: '印章A-TAX', imagePng: PNG_1X1 },
     ]);
     const firstCert = making.body.data.certSerial as string;
     const again = await post('/v1/pub/ukeyApply/makingData', a.token, {
@@ -592,7 +592,7 @@ describe.each(DIALECTS)('UKeys [%s]', (dialect) => {
     expect(bound).toMatchObject({
       ukeySn: sn,
       applyNo: second,
-      sealCodes: ['A-CONTRACT', 'A-FINANCE'],
+      sealCodes: ['A-STAMP', 'A-TAX'],
       certSerial: remade.body.data.certSerial,
     });
 
@@ -628,7 +628,7 @@ describe.each(DIALECTS)('UKeys [%s]', (dialect) => {
     const renewal = (
       await apply({ ukeyType: 'ukey_offline_renewal', ukeyName: '签章钥匙', targetUkeySn: sn })
     ).body.data;
-    expect(renewal.sealCodes).toEqual(['A-CONTRACT', 'A-FINANCE']);
+    expect(renewal.sealCodes).toEqual(['A-STAMP', 'A-TAX']);
     expect(
       (
         await post('/v1/pub/ukeyApply/makingData', a.token, {
@@ -685,11 +685,107 @@ describe.each(DIALECTS)('UKeys [%s]', (dialect) => {
       (await post('/v1/sealUKeyBinding/uKeyList', a.token, { keyword: newSn })).body.data.list[0],
     ).toMatchObject({
       ukeyName: '新钥匙',
-      sealCodes: ['A-CONTRACT', 'A-FINANCE'],
+      sealCodes: ['A-STAMP', 'A-TAX'],
     });
     const info = await post('/v1/pub/ukeyApply/info', a.token, {});
     expect(info.body.data).toMatchObject({ organizeName: a.name, uscc: a.uscc, nameMax: 20 });
     expect(info.body.data.boundKeys.map((k: { ukeySn: string }) => k.ukeySn)).toContain(newSn);
+  });
+
+  it('refuses binding conflicts in makingData before any certificate is issued', async () => {
+    for (const code of ['A-LEGAL', 'A-HR', 'A-SEAL3']) await addSeal(a.orgId, code);
+    await addSeal(b.orgId, 'B-HR');
+    const apply = async (org: Org, sealCodes: string[]) => {
+      const r = await post('/v1/pub/ukeyApply/apply', org.token, {
+        ukeyType: 'ukey_offline',
+        ukeyName: '冲突检查',
+        sealCodes,
+      });
+      expect(r.body.code, r.raw).toBe(0);
+      return r.body.data.applyNo as string;
+    };
+    const making = (org: Org, applyNo: string, ukeySn: string, spki: Uint8Array) =>
+      post('/v1/pub/ukeyApply/makingData', org.token, {
+        applyNo,
+        ukeySn,
+        publicKeySpki: Buffer.from(spki).toString('base64'),
+      });
+    /** What a refusal must leave untouched: no certificate, no move, no event beyond the application. */
+    const certificates = async () =>
+      (
+        await t.db
+          .selectFrom('certificates')
+          .select(({ fn }) => fn.countAll<string>().as('n'))
+          .where('owner_id', 'in', [a.orgId, b.orgId])
+          .executeTakeFirstOrThrow()
+      ).n;
+    const untouched = async (applyNo: string, org: Org = a) => {
+      const detail = (await post('/v1/pub/ukeyApply/detail', org.token, { applyNo })).body.data;
+      expect(detail).toMatchObject({ status: 'toImport', ukeySn: null, certSerial: null });
+      expect(detail.events.map((e: { opt: string }) => e.opt)).toEqual(['apply']);
+    };
+
+    // A key made and bound, carrying A-LEGAL.
+    const k1 = softwareKey();
+    const s1 = serial();
+    const first = await apply(a, ['A-LEGAL']);
+    expect((await making(a, first, s1, k1.spki)).body.code).toBe(0);
+    const proof = await challenge(a.token, s1);
+    expect(
+      (
+        await post('/v1/pub/ukeyApply/done', a.token, {
+          applyNo: first,
+          ukeySn: s1,
+          challengeId: proof.challengeId,
+          signature: k1.sign(proof.challenge),
+        })
+      ).body.code,
+    ).toBe(0);
+    const before = await certificates();
+
+    // That UKey, already bound, is not made again for another application (7015).
+    const again = await apply(a, ['A-HR']);
+    expect((await making(a, again, s1, softwareKey().spki)).body).toMatchObject({
+      code: 7015,
+      data: { ukeySn: s1 },
+    });
+    await untouched(again);
+    // Its key pair is not certified for another UKey (5211), nor for another organisation.
+    expect((await making(a, again, serial(), k1.spki)).body.code).toBe(5211);
+    await untouched(again);
+    const other = await apply(b, ['B-HR']);
+    expect((await making(b, other, s1, k1.spki)).body.code).toBe(7015);
+    expect((await making(b, other, serial(), k1.spki)).body.code).toBe(5211);
+    await untouched(other, b);
+    // A seal carried by the bound key is not written into another (5212).
+    const legal = await apply(a, ['A-HR', 'A-LEGAL']);
+    expect((await making(a, legal, serial(), softwareKey().spki)).body).toMatchObject({
+      code: 5212,
+      data: { sealCode: 'A-LEGAL', ukeySn: s1 },
+    });
+    await untouched(legal);
+    // A UKey being made for one application is not made for another at the same time (5213), and the
+    // seals of an import under way are spoken for (5212).
+    const s3 = serial();
+    expect((await making(a, again, s3, softwareKey().spki)).body.code).toBe(0);
+    const third = await apply(a, ['A-SEAL3']);
+    expect((await making(a, third, s3, softwareKey().spki)).body.code).toBe(5213);
+    await untouched(third);
+    const fourth = await apply(a, ['A-HR']);
+    expect((await making(a, fourth, serial(), softwareKey().spki)).body).toMatchObject({
+      code: 5212,
+      data: { sealCode: 'A-HR', applyNo: again },
+    });
+    await untouched(fourth);
+    // Read back: one certificate, for the one import that was allowed; none for the refusals.
+    expect(Number(await certificates())).toBe(Number(before) + 1);
+    const events = await t.db
+      .selectFrom('ukey_application_events')
+      .select(['apply_no', 'opt'])
+      .where('apply_no', 'in', [again, other, legal, third, fourth])
+      .where('opt', '=', 'start')
+      .execute();
+    expect(events).toEqual([{ apply_no: again, opt: 'start' }]);
   });
 
   describe.skipIf(!hasSoftHsm)('end to end with the UKey agent over SoftHSM2', () => {
@@ -760,7 +856,7 @@ describe.each(DIALECTS)('UKeys [%s]', (dialect) => {
       const applied = await post('/v1/pub/ukeyApply/apply', a.token, {
         ukeyType: 'ukey_offline',
         ukeyName: '硬件签章钥匙',
-        sealCodes: ['A-CONTRACT'],
+        sealCodes: ['A-AGENT'],
       });
       const applyNo = applied.body.data.applyNo as string;
       const generated = await agentCall('/v1/keypair/generate', {
@@ -818,7 +914,7 @@ describe.each(DIALECTS)('UKeys [%s]', (dialect) => {
         ukeySn: tokenSerial,
         kind: 'offline',
         certStatus: 'good',
-        sealCodes: ['A-CONTRACT'],
+        sealCodes: ['A-AGENT'],
       });
       const verified = await post('/v1/sealUKeyBinding/verifySign', a.token, {
         ukeySn: tokenSerial,
@@ -835,7 +931,7 @@ describe.each(DIALECTS)('UKeys [%s]', (dialect) => {
         ukeySn: tokenSerial,
         ukeyName: '硬件签章钥匙',
         certificate: seal.pem,
-        sealCodes: ['A-CONTRACT'],
+        sealCodes: ['A-AGENT'],
         ...(await signChallenge()),
       });
       expect(rebound.body.code, rebound.raw).toBe(0);

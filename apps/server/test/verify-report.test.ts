@@ -147,9 +147,10 @@ describe.each(DIALECTS)('kept verification reports on %s', (dialect) => {
       'openseal evidence verify proof.json',
     ])
       expect(text).toContain(s);
-    // The evidence leaf the report names records this very file.
-    const proof = await t.call('GET', `/v1/evidence/proof/${answer.evidenceIndex}`);
-    expect(proof.body.data.entry.hashes.file).toBe(answer.sha256);
+    // The evidence leaf the report names records this very file: its bundle opens the file's hash.
+    const evidence = await t.call('GET', `/v1/signFile/verify/report/${answer.reportId}/evidence`);
+    expect(evidence.body.data.verification.leafIndex).toBe(answer.evidenceIndex);
+    expect(evidence.body.data.verification.opened['hashes.file']).toBe(answer.sha256);
   });
 
   it.skipIf(!corpusPresent)('keeps the report of a PDF signed elsewhere, with every signature', async () => {

@@ -93,12 +93,15 @@ describe.each(DIALECTS)('POST /v1/signFile/verify/pdf on %s', (dialect) => {
     expect(body.data.signatures[0].timestamp.valid).toBe(true);
     const proof = await t.app.inject({ method: 'GET', url: `/v1/evidence/proof/${body.data.evidenceIndex}` });
     const bundle = proof.json().data;
-    expect(bundle.entry).toMatchObject({
+    // The public proof: a committed leaf, no openings. The platform reads what it commits to.
+    expect(bundle.leaf).toMatchObject({ v: 2, kind: 'verify' });
+    expect(bundle.openings).toEqual({});
+    expect(checkProofBundle(bundle).ok).toBe(true);
+    expect((await t.app.evidence.openedEntry(body.data.evidenceIndex)).entry).toMatchObject({
       kind: 'verify',
       actor: 'anonymous',
       hashes: { file: body.data.sha256 },
     });
-    expect(checkProofBundle(bundle).ok).toBe(true);
   });
 
   it('fails a tampered file, and reports a later revocation against the timestamped signature', async () => {

@@ -4,17 +4,21 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { checkProofBundle, parseProofBundle, spkiOf, toBase64 } from '@openseal/evidence';
+import { checkProofBundle, parseProofBundle, spkiOf, toBase64, type ProofBundle } from '@openseal/evidence';
 import type { Io } from './io';
 
 export const EVIDENCE_HELP = `openseal evidence verify PROOF.json [--key KEY.pem|SPKI-base64]... [--json]
 
-  Checks a proof bundle (GET /v1/evidence/proof/{index}) without the server: the leaf hash of the entry,
-  its inclusion path to the signed root, the tree head signature, and the log key.
+  Checks a proof bundle without the server: the leaf hash, the openings, the inclusion path to the
+  signed root, the tree head signature, and the log key. Leaves commit to every field but their kind by
+  salted hashes; a bundle given to a party of the act (chain record, notary record, a verification's
+  evidence) carries openings, and each opening must recompute its commitment in the leaf. The fields
+  opened are listed. A bundle from GET /v1/evidence/proof/{index} has none and proves inclusion only.
 
   --key KEY      the log public key to trust: a PEM file, or SPKI in base64 (GET /v1/evidence/key);
                  repeatable. Without it the bundle's own key is used and reported as not pinned.
-  --json         print one JSON object { ok, leafIndex, treeSize, checks: [{ name, ok, detail }] }
+  --json         print one JSON object { ok, leafIndex, treeSize, kind, opened, checks: [{ name, ok, detail }] }
+                 (opened: field → value of every opening that matched)
 
 Exit status: 0 every check passed, 1 a check failed, 2 unusable input.`;
 
@@ -84,18 +88,30 @@ export async function evidenceCommand(argv: string[], io: Io): Promise<number> {
   }
 
   const report = checkProofBundle(bundle, trustedKeys ? { trustedKeys } : {});
+  const opened = report.opened ?? {};
   if (args.values.json) {
+    const kind = bundle.version === 1 ? bundle.entry.kind : (bundle.leaf?.kind ?? null);
     io.out(
-      `${JSON.stringify({ ok: report.ok, leafIndex: bundle.leafIndex, treeSize: bundle.treeHead.treeSize, checks: report.checks })}\n`,
+      `${JSON.stringify({ ok: report.ok, leafIndex: bundle.leafIndex, treeSize: bundle.treeHead.treeSize, kind, opened, checks: report.checks })}\n`,
     );
   } else {
     for (const c of report.checks)
       io.out(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name}${c.detail ? `: ${c.detail}` : ''}\n`);
+    for (const [field, value] of Object.entries(opened).sort(([a], [b]) => a.localeCompare(b)))
+      io.out(`      ${field} = ${JSON.stringify(value)}\n`);
     io.out(
       report.ok
-        ? `verified: leaf ${bundle.leafIndex} (${bundle.entry.kind} ${bundle.entry.subject}) is in the evidence log\n`
+        ? `verified: leaf ${bundle.leafIndex} (${describe(bundle, opened)}) is in the evidence log\n`
         : 'NOT verified\n',
     );
   }
   return report.ok ? 0 : 1;
+}
+
+/** What the leaf is, as far as the bundle shows it: its kind, and its subject when readable. */
+function describe(bundle: ProofBundle, opened: Record<string, unknown>): string {
+  if (bundle.version === 1) return `${bundle.entry.kind} ${bundle.entry.subject}`;
+  if (!bundle.leaf) return 'leaf withheld, hash only';
+  if (bundle.leaf.v === 1) return `${bundle.leaf.kind} ${bundle.leaf.subject}`;
+  return typeof opened.subject === 'string' ? `${bundle.leaf.kind} ${opened.subject}` : bundle.leaf.kind;
 }

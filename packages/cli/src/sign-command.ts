@@ -1,5 +1,5 @@
 /**
- * `openseal sign FILE -o OUT [--seal CODE] [--page N --x MM --y MM] [--size MM] [--level B-T|B-LT]`
+ * `openseal sign FILE -o OUT [--seal CODE] [--page N --x MM --y MM] [--size MM] [--level B-T|B-LT] [--password PW]`
  * Signs with a seal certificate of the local data directory. Exit 0 signed, 1 failed, 2 unusable input.
  */
 import { existsSync, writeFileSync } from 'node:fs';
@@ -22,10 +22,14 @@ export const SIGN_HELP = `openseal sign FILE -o OUT [options]
   --seam                also a riding-seam seal: the seal image cut into one strip per page along the
                         right edge, so the pages fanned out show the whole seal (one signature)
   --certify 1|2|3       certify the document (DocMDP; only as its first signature): 1 no changes,
-                        2 form filling and signing, 3 also annotations
+                        2 form filling and signing, 3 also annotations. Without it, the first
+                        signature on an unsigned file certifies at PDF_CERTIFY_LEVEL (default 2)
   --reason TEXT         reason recorded in the signature
   --proof FILE          also write the evidence-log proof of this signing act (check it with
-                        openseal evidence verify FILE)`;
+                        openseal evidence verify FILE)
+  --password PW         password of an encrypted PDF (user or owner); without it the empty user
+                        password is tried. The signed file stays encrypted with the same key; a file
+                        whose permissions forbid filling in forms is signed only with the owner password`;
 
 export async function signCommand(argv: string[], io: Io): Promise<number> {
   let args;
@@ -46,6 +50,7 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
         seam: { type: 'boolean' },
         certify: { type: 'string' },
         proof: { type: 'string' },
+        password: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -83,28 +88,40 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
   const { openLocalPlatform } = await import('../../../apps/server/src/local-platform');
   const { localSeal } = await import('../../../apps/server/src/modules/signing/local-seal');
   const { recordAudit } = await import('../../../apps/server/src/modules/audit/audit.repository');
-  const { createPdfSigning } = await import('../../../apps/server/src/modules/signing/pdf-signing');
-  const { openFileSource, openPdf, PdfError } = await import('@openseal/pdf');
+  const { createPdfSigning, pdfErrorToAppError } =
+    await import('../../../apps/server/src/modules/signing/pdf-signing');
+  const { checkSigningAllowed, openFileSource, openPdf, PdfError } = await import('@openseal/pdf');
   const { AppError, messageFor } = await import('@openseal/core');
 
-  // The page of the visible seal, in mm: by default the last page.
+  // An encrypted file must open with the password (or the empty one) and allow signing; then the page
+  // of the visible seal, in mm: by default the last page.
   let place: { page: number; widthMm: number; heightMm: number } | undefined;
-  if (!o.invisible) {
+  {
     const source = openFileSource(file);
     try {
-      const pages = openPdf(source).pages();
+      const doc = openPdf(source, o.password ? { password: o.password } : {});
+      checkSigningAllowed(doc, Boolean(o.password));
+      const pages = o.invisible ? [] : doc.pages();
       const n = page ?? pages.length;
       const p = pages[n - 1];
-      if (!p) return usage(io, `the file has ${pages.length} page(s); --page ${n} is outside it`);
-      const box = p.cropBox ?? p.mediaBox;
-      const turned = p.rotate % 180 !== 0;
-      place = {
-        page: n,
-        widthMm: ((turned ? box[3] - box[1] : box[2] - box[0]) * 25.4) / 72,
-        heightMm: ((turned ? box[2] - box[0] : box[3] - box[1]) * 25.4) / 72,
-      };
+      if (!o.invisible && !p)
+        return usage(io, `the file has ${pages.length} page(s); --page ${n} is outside it`);
+      if (p) {
+        const box = p.cropBox ?? p.mediaBox;
+        const turned = p.rotate % 180 !== 0;
+        place = {
+          page: n,
+          widthMm: ((turned ? box[3] - box[1] : box[2] - box[0]) * 25.4) / 72,
+          heightMm: ((turned ? box[2] - box[0] : box[3] - box[1]) * 25.4) / 72,
+        };
+      }
     } catch (err) {
-      if (err instanceof PdfError) return usage(io, `unusable PDF: ${err.message}`);
+      if (err instanceof PdfError) {
+        const refusal = pdfErrorToAppError(err);
+        if (refusal instanceof AppError && refusal.key !== 'pdf.unreadable')
+          return usage(io, messageFor(refusal.key, 'en', refusal.params));
+        return usage(io, `unusable PDF: ${err.message}`);
+      }
       throw err;
     } finally {
       source.close();
@@ -133,7 +150,11 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       width,
       height,
     };
-    const signing = createPdfSigning({ pki: platform.pki, evidence: platform.evidence });
+    const signing = createPdfSigning({
+      pki: platform.pki,
+      evidence: platform.evidence,
+      certifyLevel: platform.config.pdfCertifyLevel,
+    });
     const result = await signing.signFile(db, {
       inPath: file,
       outPath: o.output,
@@ -145,6 +166,7 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       ridingSeam: o.seam ? { png, y: 100, width, height } : undefined,
       sealCode,
       actor: 'cli',
+      ...(o.password ? { password: o.password } : {}),
     });
     // Every use of a seal is on record: the evidence leaf above, and the organisation's audit log.
     await recordAudit(db, {
@@ -156,7 +178,8 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       detail: { field: result.fieldName, serial, level, evidenceIndex: result.evidenceIndex ?? null },
     });
     if (o.proof && result.evidenceIndex !== undefined) {
-      const bundle = await platform.evidence.bundleFor(result.evidenceIndex);
+      // Whoever runs the command holds the platform's database, so the bundle opens every field.
+      const bundle = await platform.evidence.bundleFor(result.evidenceIndex, { open: 'all' });
       writeFileSync(o.proof, `${JSON.stringify(bundle, null, 2)}\n`);
     }
     io.out(

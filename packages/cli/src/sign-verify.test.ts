@@ -16,6 +16,7 @@ import { evidenceCommand } from './evidence-command';
 import { main } from './index';
 import { createHash } from 'node:crypto';
 import { openDatabase, type Db } from '@openseal/db';
+import { checkProofBundle } from '@openseal/evidence';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '../bin/openseal.mjs');
@@ -120,10 +121,12 @@ describe('openseal sign and verify', () => {
     expect(r.err).not.toMatch(/openseal sign:/);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/signed .*one\.pdf: field Signature1, B-T/);
-    // Certified (DocMDP P=2), with one riding-seam strip on each of the two pages.
+    // Certified (DocMDP P=2), with one riding-seam strip on each of the two pages: widgets of the
+    // signature's field (the visible seal and two strips), no free stamps.
     const one = readFileSync(path('one.pdf'), 'latin1');
     expect(one).toMatch(/\/TransformMethod\s*\/DocMDP/);
-    expect(one.match(/\/Subtype\s*\/Stamp/g)).toHaveLength(2);
+    expect(one.match(/\/Subtype\s*\/Stamp/g)).toBeNull();
+    expect(one.match(/\/Subtype\s*\/Widget/g)).toHaveLength(3);
     r = await run(
       signCommand,
       path('one.pdf'),
@@ -163,13 +166,15 @@ describe('openseal sign and verify', () => {
         .executeTakeFirstOrThrow(),
     );
     expect(r.out).toContain(`seal ${contract.seal_code}, certificate ${contract.cert_serial}`);
-    expect(bundle.entry).toMatchObject({ kind: 'sign', subject: `seal:${contract.seal_code}`, actor: 'cli' });
-    expect(bundle.entry.hashes.fileAfter).toBe(
+    expect(bundle.leaf).toMatchObject({ v: 2, kind: 'sign' });
+    const opened = checkProofBundle(bundle).opened!;
+    expect(opened).toMatchObject({ subject: `seal:${contract.seal_code}`, actor: 'cli' });
+    expect(opened['hashes.fileAfter']).toBe(
       createHash('sha256')
         .update(readFileSync(path('three.pdf')))
         .digest('hex'),
     );
-    expect(bundle.entry.hashes.fileBefore).toBe(
+    expect(opened['hashes.fileBefore']).toBe(
       createHash('sha256')
         .update(readFileSync(path('two.pdf')))
         .digest('hex'),
@@ -327,12 +332,69 @@ describe('openseal sign and verify', () => {
   }, 60_000);
 
   it.skipIf(!hasCorpus)(
-    'refuses an encrypted file with a clear reason',
+    'signs an encrypted file its permissions let be signed, and refuses one they forbid, with the reason',
     async () => {
+      // AES-256 (R6), empty user password, form filling allowed: signed, and still encrypted.
       copyFileSync(join(CORPUS, 'pdfjs__secHandler.pdf'), path('encrypted.pdf'));
-      const r = await run(signCommand, path('encrypted.pdf'), '-o', path('x.pdf'));
-      expect(r.code).toBe(2);
-      expect(r.err).toMatch(/encrypted/i);
+      const r = await run(signCommand, path('encrypted.pdf'), '-o', path('encrypted-signed.pdf'));
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      const v = await run(verifyCommand, path('encrypted-signed.pdf'), '--json');
+      expect(v.code).toBe(0);
+      expect(JSON.parse(v.out).signatures[0]).toMatchObject({ integrity: 'valid', chain: 'trusted' });
+      if (has('pdfsig'))
+        expect(pdfsigValid(path('encrypted-signed.pdf'))).toEqual({
+          signatures: 1,
+          valid: 1,
+          lastTotal: true,
+        });
+      if (has('qpdf')) {
+        const check = spawnSync('qpdf', ['--check', path('encrypted-signed.pdf')], { encoding: 'utf8' });
+        expect(check.status, check.stdout + check.stderr).toBe(0);
+        expect(check.stdout).toMatch(/R = 6/);
+      }
+      // RC4 40-bit (R2) with bit 6 clear: its permissions forbid filling in forms, so signing.
+      copyFileSync(join(CORPUS, 'pdfjs__bug900822.pdf'), path('restricted.pdf'));
+      const refused = await run(signCommand, path('restricted.pdf'), '-o', path('x.pdf'));
+      expect(refused.code).toBe(2);
+      expect(refused.err).toMatch(/^openseal sign: The document's permissions do not allow signing/);
+      expect(existsSync(path('x.pdf'))).toBe(false);
+    },
+    60_000,
+  );
+
+  it.skipIf(!has('qpdf'))(
+    'signs a password-protected file with --password, and says so when it is missing or wrong',
+    async () => {
+      const locked = path('locked.pdf');
+      const made = spawnSync('qpdf', [
+        '--encrypt',
+        'user-pw',
+        'owner-pw',
+        '256',
+        '--',
+        path('contract.pdf'),
+        locked,
+      ]);
+      expect(made.status).toBe(0);
+      const missing = await run(signCommand, locked, '-o', path('x.pdf'));
+      expect(missing.code).toBe(2);
+      expect(missing.err).toMatch(/protected by a password/);
+      const wrong = await run(signCommand, locked, '-o', path('x.pdf'), '--password', 'nope');
+      expect(wrong.code).toBe(2);
+      expect(wrong.err).toMatch(/password is wrong/);
+      const ok = await run(signCommand, locked, '-o', path('locked-signed.pdf'), '--password', 'user-pw');
+      expect(ok.err).toBe('');
+      expect(ok.code).toBe(0);
+      const v = await run(verifyCommand, path('locked-signed.pdf'), '--json', '--password', 'user-pw');
+      expect(v.code).toBe(0);
+      expect(JSON.parse(v.out).signatures[0]).toMatchObject({ integrity: 'valid', field: 'Signature1' });
+      const check = spawnSync('qpdf', ['--password=user-pw', '--check', path('locked-signed.pdf')]);
+      expect(check.status).toBe(0);
+      if (has('pdfsig')) {
+        const out = spawnSync('pdfsig', ['-upw', 'user-pw', path('locked-signed.pdf')], { encoding: 'utf8' });
+        expect(out.stdout).toContain('Signature is Valid.');
+      }
     },
     60_000,
   );

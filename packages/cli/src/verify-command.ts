@@ -1,14 +1,14 @@
 /**
  * `openseal verify FILE [--json] [--trust CERT.pem]…` — every signature in every revision of a PDF, or every
  * signature of an OFD, with one verdict. Exit 0 all signatures valid, 1 any invalid or none, 2 unusable
- * input, 3 (OFD) none invalid but at least one indeterminate: intact, its signer not confirmed.
+ * input, 3 none invalid but at least one indeterminate: intact, its signer not confirmed.
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Io } from './io';
 
-export const VERIFY_HELP = `openseal verify FILE [--json] [--trust CERT.pem]...
+export const VERIFY_HELP = `openseal verify FILE [--json] [--trust CERT.pem]... [--password PW]
 
 FILE is a PDF, or an OFD (told apart by content). An OFD's signatures are checked for the parts they
 cover, their signed value and the signer's key (GB/T 38540, SM2 with SM3), and the signer's certificate
@@ -17,13 +17,14 @@ must chain to a trust anchor: valid, invalid, or indeterminate (intact, signer n
   --json           print one JSON object: { verdict, signatures: [{ field, signer, integrity,
                    coversWholeDocument, chain, timestamp, modifiedAfter, ... }] }
   --trust PEM      also trust these anchors (repeatable; TRUST_LIST adds a PEM bundle too)
+  --password PW    password of an encrypted PDF, to read its names (signatures verify without it)
 
 Trust anchors: the platform's anchors of the local data directory (DATA_DIR or DATABASE_URL: its root,
 the operator-added anchors) when there is one, else the running platform's /pki/trust-anchors at
 PUBLIC_URL, plus --trust and TRUST_LIST.
 
 Exit codes: 0 every signature valid; 1 a signature invalid, or none; 2 unusable input;
-3 (OFD) none invalid but at least one indeterminate.`;
+3 none invalid but at least one indeterminate (intact, its signer not confirmed).`;
 
 export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   let args;
@@ -34,6 +35,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
       options: {
         json: { type: 'boolean' },
         trust: { type: 'string', multiple: true },
+        password: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -112,7 +114,11 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
 
   const source = openFileSource(file);
   try {
-    const report = await verifyPdf(source, { trust: { anchors, intermediates }, checkRevocation });
+    const report = await verifyPdf(source, {
+      trust: { anchors, intermediates },
+      checkRevocation,
+      ...(args.values.password ? { password: args.values.password } : {}),
+    });
     if (args.values.json) {
       io.out(`${JSON.stringify({ ...summarizeForCli(report), file, warnings: report.warnings })}\n`);
     } else {
@@ -129,7 +135,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
       });
       for (const w of report.warnings) io.out(`  note: ${w}\n`);
     }
-    return report.verdict === 'valid' ? 0 : 1;
+    return exitCodeOf(report.verdict);
   } catch (err) {
     if (err instanceof PdfError) return fail(io, `unusable PDF: ${err.message}`);
     throw err;
@@ -137,6 +143,11 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
     source.close();
     if (platform) await platform.close();
   }
+}
+
+/** One exit code per document verdict, the same for a PDF and an OFD. */
+function exitCodeOf(verdict: string): number {
+  return verdict === 'valid' ? 0 : verdict === 'indeterminate' ? 3 : 1;
 }
 
 /** An OFD is a zip package; a PDF is not. */
@@ -197,7 +208,7 @@ async function verifyOfdFile(
         io.out(`     - ${r.file}: ${r.status}\n`);
     });
   }
-  return verdict === 'valid' ? 0 : verdict === 'indeterminate' ? 3 : 1;
+  return exitCodeOf(verdict);
 }
 
 async function fetchBytes(url: string): Promise<Uint8Array | undefined> {

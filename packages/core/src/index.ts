@@ -5,4 +5,4 @@ export * from './validation/person';
 export * from './constants';
 export * as contracts from './contracts/index';
 export * from './config-codes';
-export * from './verify/ofd-reasons';
+export * from './verify/index';

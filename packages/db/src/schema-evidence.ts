@@ -11,8 +11,9 @@ export interface EvidenceStateTable {
 export interface EvidenceLeavesTable {
   idx: number;
   leaf_hash: Uint8Array;
-  /** The exact leaf bytes: canonical JSON, see @openseal/evidence encodeEntry. */
+  /** The exact leaf bytes (public): canonical JSON, see @openseal/evidence encodeLeaf. */
   entry: Uint8Array;
+  /** The entry's kind and subject in clear, for the operator's lookups (private). */
   kind: string;
   subject: string;
   created_at: CreatedAt;
@@ -34,10 +35,25 @@ export interface EvidenceTreeHeadsTable {
   created_at: CreatedAt;
 }
 
-/** Tables of the evidence log (migration 0003-evidence). */
+/** The openings of a committed leaf (private): canonical JSON, field → { salt, value }. */
+export interface EvidenceOpeningsTable {
+  idx: number;
+  openings: string;
+}
+
+/** Which leaves name a file's SHA-256, and in which field (hashes.fileAfter, …): private. */
+export interface EvidenceFileHashesTable {
+  digest: Uint8Array;
+  field: string;
+  idx: number;
+}
+
+/** Tables of the evidence log (migrations 0003-evidence, 0013-evidence-openings). */
 export interface EvidenceTables {
   evidence_state: EvidenceStateTable;
   evidence_leaves: EvidenceLeavesTable;
   evidence_nodes: EvidenceNodesTable;
   evidence_tree_heads: EvidenceTreeHeadsTable;
+  evidence_openings: EvidenceOpeningsTable;
+  evidence_file_hashes: EvidenceFileHashesTable;
 }

@@ -10,8 +10,6 @@ export interface OperatorsTable {
   name: string;
   password_hash: string;
   status: Generated<'active' | 'disabled'>;
-  failed_logins: Generated<number>;
-  locked_until: NullableTimestamp;
   last_login_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -8,6 +8,7 @@ import type { SealsTables } from './schema-seals';
 import type { SigningTables } from './schema-signing';
 import type { UkeysTables } from './schema-ukeys';
 import type { VerifyTables } from './schema-verify';
+import type { AccessTables } from './schema-access';
 import type { TrustAnchorsTables } from './schema-trust-anchors';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
@@ -23,8 +24,6 @@ export interface PersonsTable {
   real_name_status: Generated<number>;
   status: Generated<'active' | 'disabled'>;
   default_account_id: string | null;
-  failed_logins: Generated<number>;
-  locked_until: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -141,6 +140,7 @@ export interface Database
     SigningTables,
     UkeysTables,
     VerifyTables,
+    AccessTables,
     TrustAnchorsTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
@@ -173,4 +173,5 @@ export type * from './schema-seals';
 export type * from './schema-signing';
 export type * from './schema-ukeys';
 export type * from './schema-verify';
+export type * from './schema-access';
 export type * from './schema-trust-anchors';

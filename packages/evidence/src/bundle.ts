@@ -1,13 +1,15 @@
 import { bytesEqual, fromHex, isHash, sha256, toHex } from './bytes';
+import { checkOpenings, encodeLeaf, parseLeafBody, type LeafBody, type Openings } from './commit';
 import { encodeEntry, type EvidenceEntry } from './entry';
 import { hashLeaf, verifyInclusion } from './merkle';
 import { spkiOf, verifyTreeHead, type SignedTreeHead } from './tree-head';
 
 /**
- * Everything needed to check one leaf offline (JSON, version 1): the entry, where it sits, the signed tree
- * head that covers it, the inclusion path (hex, leaf to root) and the log key (SPKI DER in base64).
+ * Version 1 (written before leaves carried commitments; still checked): the entry in clear, where it
+ * sits, the signed tree head that covers it, the inclusion path (hex, leaf to root) and the log key (SPKI
+ * DER in base64).
  */
-export interface ProofBundle {
+export interface ProofBundleV1 {
   version: 1;
   entry: EvidenceEntry;
   leafIndex: number;
@@ -16,6 +18,24 @@ export interface ProofBundle {
   inclusionPath: string[];
   logPublicKey: string;
 }
+
+/**
+ * Version 2: the leaf as hashed (a committed leaf, or a clear version-1 leaf shown to a party of it, or
+ * null when a clear leaf is withheld and only its hash is proven), the openings its holder may show
+ * (field → { salt, value }; none in a public bundle), and the same proof as version 1.
+ */
+export interface ProofBundleV2 {
+  version: 2;
+  leafIndex: number;
+  leafHash: string;
+  leaf: LeafBody | null;
+  openings: Openings;
+  treeHead: SignedTreeHead;
+  inclusionPath: string[];
+  logPublicKey: string;
+}
+
+export type ProofBundle = ProofBundleV1 | ProofBundleV2;
 
 export interface BundleCheck {
   name: string;
@@ -26,9 +46,11 @@ export interface BundleCheck {
 export interface BundleReport {
   ok: boolean;
   checks: BundleCheck[];
+  /** Committed leaves: the fields whose openings matched, with their values. */
+  opened?: Record<string, unknown>;
 }
 
-/** A bundle that cannot be checked at all (not a version-1 bundle); the message says why in one line. */
+/** A bundle that cannot be checked at all (not a bundle of version 1 or 2); the message says why in one line. */
 export class ProofBundleError extends Error {
   override name = 'ProofBundleError';
 }
@@ -43,9 +65,13 @@ export function parseProofBundle(value: unknown): ProofBundle {
     throw new ProofBundleError(why);
   };
   if (!isObject(value)) return fail('a proof bundle is a JSON object');
-  if (value.version !== 1)
+  if (value.version !== 1 && value.version !== 2)
     return fail(`unsupported proof bundle version ${JSON.stringify(value.version ?? null)}`);
-  if (!isObject(value.entry)) fail('entry must be an object');
+  if (value.version === 1 && !isObject(value.entry)) fail('entry must be an object');
+  if (value.version === 2 && value.leaf !== null && !isObject(value.leaf))
+    fail('leaf must be an object, or null when withheld');
+  if (value.version === 2 && value.openings !== undefined && !isObject(value.openings))
+    fail('openings must be an object of { salt, value } by field');
   if (!isIndex(value.leafIndex)) fail('leafIndex must be an integer ≥ 0');
   if (!isHash(value.leafHash)) fail('leafHash must be 64 lowercase hex digits');
   const th = value.treeHead;
@@ -62,9 +88,7 @@ export function parseProofBundle(value: unknown): ProofBundle {
   if (path.length > 64) fail('inclusionPath is longer than any tree');
   if (typeof value.logPublicKey !== 'string' || value.logPublicKey.length === 0)
     fail('logPublicKey must be SPKI in base64');
-  return {
-    version: 1,
-    entry: value.entry as unknown as EvidenceEntry,
+  const common = {
     leafIndex: value.leafIndex as number,
     leafHash: value.leafHash as string,
     treeHead: {
@@ -74,8 +98,15 @@ export function parseProofBundle(value: unknown): ProofBundle {
       keyId: th.keyId as string,
       signature: th.signature as string,
     },
-    inclusionPath: [...path],
+    inclusionPath: [...(path as string[])],
     logPublicKey: value.logPublicKey as string,
+  };
+  if (value.version === 1) return { version: 1, entry: value.entry as unknown as EvidenceEntry, ...common };
+  return {
+    version: 2,
+    leaf: (value.leaf ?? null) as LeafBody | null,
+    openings: (value.openings ?? {}) as Openings,
+    ...common,
   };
 }
 
@@ -98,22 +129,36 @@ export function checkProofBundle(
   } catch (e) {
     return { ok: false, checks: [{ name: 'format', ok: false, detail: reason(e) }] };
   }
-  const checks: BundleCheck[] = [{ name: 'format', ok: true, detail: 'proof bundle version 1' }];
+  const checks: BundleCheck[] = [{ name: 'format', ok: true, detail: `proof bundle version ${b.version}` }];
+  let opened: Record<string, unknown> | undefined;
 
-  let leafHash: Uint8Array | null = null;
-  try {
-    leafHash = hashLeaf(encodeEntry(b.entry));
-    const same = toHex(leafHash) === b.leafHash;
+  let leafHash: Uint8Array | null;
+  if (b.version === 2 && b.leaf === null) {
+    // A clear leaf written before commitments, withheld from whoever is not party to it.
+    leafHash = fromHex(b.leafHash);
     checks.push({
       name: 'leaf hash',
-      ok: same,
-      detail: same
-        ? `entry hashes to ${b.leafHash}`
-        : `entry hashes to ${toHex(leafHash)}, bundle says ${b.leafHash}`,
+      ok: true,
+      detail: `leaf withheld (written in clear before commitments): only its hash ${b.leafHash} is proven`,
     });
-  } catch (e) {
-    checks.push({ name: 'leaf hash', ok: false, detail: `entry cannot be encoded: ${reason(e)}` });
+  } else {
+    try {
+      leafHash = hashLeaf(b.version === 1 ? encodeEntry(b.entry) : encodeLeaf(parseLeafBody(b.leaf)));
+      const same = toHex(leafHash) === b.leafHash;
+      checks.push({
+        name: 'leaf hash',
+        ok: same,
+        detail: same
+          ? `${b.version === 1 ? 'entry' : 'leaf'} hashes to ${b.leafHash}`
+          : `${b.version === 1 ? 'entry' : 'leaf'} hashes to ${toHex(leafHash)}, bundle says ${b.leafHash}`,
+      });
+    } catch (e) {
+      leafHash = null;
+      checks.push({ name: 'leaf hash', ok: false, detail: `leaf cannot be encoded: ${reason(e)}` });
+    }
   }
+
+  if (b.version === 2) checks.push(openingsCheck(b, (o) => (opened = o)));
 
   const { treeHead: th } = b;
   const included =
@@ -156,5 +201,38 @@ export function checkProofBundle(
         : `${spki ? fingerprint(spki) : 'the bundle key'} is not among the ${trusted.length} trusted key(s)`,
     });
   }
-  return { ok: checks.every((c) => c.ok), checks };
+  return { ok: checks.every((c) => c.ok), checks, ...(opened ? { opened } : {}) };
+}
+
+/** Each opening must recompute its commitment in the leaf; says which fields were opened. */
+function openingsCheck(b: ProofBundleV2, report: (opened: Record<string, unknown>) => void): BundleCheck {
+  const count = isObject(b.openings) ? Object.keys(b.openings).length : 0;
+  let leaf;
+  try {
+    leaf = b.leaf === null ? null : parseLeafBody(b.leaf);
+  } catch {
+    return { name: 'openings', ok: count === 0, detail: 'the leaf cannot be read, so nothing can be opened' };
+  }
+  if (leaf === null || leaf.v === 1) {
+    return count === 0
+      ? {
+          name: 'openings',
+          ok: true,
+          detail:
+            leaf === null ? 'nothing to open: the leaf is withheld' : 'a clear leaf: every field is readable',
+        }
+      : { name: 'openings', ok: false, detail: 'openings given for a leaf without commitments' };
+  }
+  const { opened, errors } = checkOpenings(leaf, b.openings);
+  report(opened);
+  const total = Object.keys(leaf.c).length;
+  const names = Object.keys(opened).sort();
+  if (errors.length) return { name: 'openings', ok: false, detail: errors.join('; ') };
+  return {
+    name: 'openings',
+    ok: true,
+    detail: names.length
+      ? `${names.length} of ${total} fields opened: ${names.join(', ')}`
+      : `no fields opened: the leaf shows its kind (${leaf.kind}) and ${total} commitments`,
+  };
 }

@@ -38,6 +38,13 @@ function text(name: string, v: unknown, max: number): string {
   return v;
 }
 
+/** Checks a kind: a fixed action name such as seal.made or sign.sign, never an identifier. */
+export function validateKind(kind: unknown): string {
+  const k = text('kind', kind, 64);
+  if (!KIND.test(k)) throw new EvidenceEntryError('kind must look like seal.made');
+  return k;
+}
+
 /** Checks an entry's shape; unknown top-level fields are refused so that a leaf has one meaning. */
 export function validateEntry(value: unknown): EvidenceEntry {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -46,8 +53,7 @@ export function validateEntry(value: unknown): EvidenceEntry {
   for (const k of Object.keys(e)) {
     if (!FIELDS.has(k)) throw new EvidenceEntryError(`unknown field ${k}`);
   }
-  const kind = text('kind', e.kind, 64);
-  if (!KIND.test(kind)) throw new EvidenceEntryError('kind must look like seal.made');
+  validateKind(e.kind);
   text('subject', e.subject, 256);
   text('actor', e.actor, 256);
   const at = text('at', e.at, 40);

@@ -8,8 +8,31 @@ export {
   encodeEntry,
   hashEntry,
   validateEntry,
+  validateKind,
   type EvidenceEntry,
 } from './entry';
+export {
+  BASE_FIELDS,
+  COMMITMENT_DOMAIN,
+  COMMITTED_LEAF_VERSION,
+  FILE_HASH_FIELDS,
+  SALT_BYTES,
+  checkOpenings,
+  commitEntry,
+  commitmentOf,
+  decodeLeaf,
+  encodeLeaf,
+  fieldsOf,
+  openEntry,
+  parseLeafBody,
+  pickOpenings,
+  type ClearLeaf,
+  type CommittedLeaf,
+  type LeafBody,
+  type Opening,
+  type OpeningCheck,
+  type Openings,
+} from './commit';
 export {
   EMPTY_ROOT,
   HASH_SIZE,
@@ -46,12 +69,15 @@ export {
 export { createMemoryLogStore, type LogStore, type NewLeaf, type StoredLeaf } from './log-store';
 export {
   append,
+  appendClearEntry,
   buildProofBundle,
   proveConsistency,
   proveInclusion,
   publishTreeHead,
   root,
   type AppendResult,
+  type BundleAudience,
+  type CommittedAppendResult,
 } from './log';
 export {
   ProofBundleError,
@@ -60,5 +86,7 @@ export {
   type BundleCheck,
   type BundleReport,
   type ProofBundle,
+  type ProofBundleV1,
+  type ProofBundleV2,
 } from './bundle';
 export type { AnchorProvider, AnchorReceipt } from './anchor';

@@ -1,3 +1,4 @@
+import type { Openings } from './commit';
 import type { EvidenceEntry } from './entry';
 import type { NodeRef } from './merkle';
 import type { SignedTreeHead } from './tree-head';
@@ -5,8 +6,9 @@ import type { SignedTreeHead } from './tree-head';
 export interface StoredLeaf {
   index: number;
   leafHash: Uint8Array;
-  /** The exact leaf bytes that were hashed (canonical JSON, see `encodeEntry`). */
+  /** The exact leaf bytes that were hashed (canonical JSON, see `encodeLeaf`): public. */
   entryBytes: Uint8Array;
+  /** The entry's kind and subject in clear, for the operator's own lookups: private. */
   kind: string;
   subject: string;
   createdAt?: string;
@@ -15,8 +17,12 @@ export interface StoredLeaf {
 export interface NewLeaf {
   index: number;
   leafHash: Uint8Array;
+  /** The leaf bytes (public). */
   entryBytes: Uint8Array;
+  /** The entry in clear, for private indexes (never served as it is). */
   entry: EvidenceEntry;
+  /** The openings of a committed leaf (private); absent for a clear version-1 leaf. */
+  openings?: Openings;
 }
 
 /**
@@ -38,6 +44,8 @@ export interface LogStore {
   /** Hashes of the given nodes, in the same order; throws when one is missing. */
   getNodes(refs: readonly NodeRef[]): Promise<Uint8Array[]>;
   getLeaf(index: number): Promise<StoredLeaf | null>;
+  /** The openings stored with a committed leaf; null for a clear leaf, or when they were erased. */
+  getOpenings(index: number): Promise<Openings | null>;
   /** Stores a signed tree head; false when one of that size exists already (it is kept, not replaced). */
   putTreeHead(sth: SignedTreeHead): Promise<boolean>;
   latestTreeHead(): Promise<SignedTreeHead | null>;
@@ -47,6 +55,7 @@ export interface LogStore {
 /** A log in memory: tests, tools, and a model of what a database store must do. */
 export function createMemoryLogStore(): LogStore & { readonly leaves: readonly StoredLeaf[] } {
   const leaves: StoredLeaf[] = [];
+  const openings = new Map<number, Openings>();
   const nodes = new Map<string, Uint8Array>();
   const heads = new Map<number, SignedTreeHead>();
   let reserved: number | null = null;
@@ -72,6 +81,7 @@ export function createMemoryLogStore(): LogStore & { readonly leaves: readonly S
         subject: leaf.entry.subject,
         createdAt: new Date().toISOString(),
       });
+      if (leaf.openings) openings.set(leaf.index, structuredClone(leaf.openings));
       reserved = null;
     },
     async putNodes(list) {
@@ -89,6 +99,10 @@ export function createMemoryLogStore(): LogStore & { readonly leaves: readonly S
     },
     async getLeaf(index) {
       return leaves[index] ?? null;
+    },
+    async getOpenings(index) {
+      const o = openings.get(index);
+      return o ? structuredClone(o) : null;
     },
     async putTreeHead(sth) {
       if (heads.has(sth.treeSize)) return false;

@@ -2,8 +2,18 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { toHex } from './bytes';
 import { checkProofBundle } from './bundle';
+import { encodeLeaf, openEntry } from './commit';
 import { hashEntry, type EvidenceEntry } from './entry';
-import { append, buildProofBundle, proveConsistency, proveInclusion, publishTreeHead, root } from './log';
+import { hashLeaf } from './merkle';
+import {
+  append,
+  appendClearEntry,
+  buildProofBundle,
+  proveConsistency,
+  proveInclusion,
+  publishTreeHead,
+  root,
+} from './log';
 import { createMemoryLogStore, type LogStore } from './log-store';
 import { consistencyProof, inclusionProof, merkleRoot, verifyConsistency, verifyInclusion } from './merkle';
 import { createKeySigner, verifyTreeHead } from './tree-head';
@@ -37,7 +47,11 @@ describe('the log over a store', () => {
       Array.from({ length: 130 }, (_, i) => i),
     );
     const hashes = store.leaves.map((l) => l.leafHash);
-    results.forEach((r, i) => expect(toHex(r.leafHash)).toBe(toHex(hashEntry(entry(i)))));
+    // Each leaf is the committed form of its entry, and its openings give the entry back.
+    results.forEach((r, i) => {
+      expect(toHex(r.leafHash)).toBe(toHex(hashLeaf(encodeLeaf(r.leaf))));
+      expect(openEntry(r.leaf, r.openings)).toEqual({ ...entry(i), data: {} });
+    });
     const naive = (s: number, e: number) => merkleRoot(hashes.slice(s, e));
     for (let n = 0; n <= 130; n++) {
       expect(toHex(await root(store, n)), `root ${n}`).toBe(toHex(merkleRoot(hashes.slice(0, n))));
@@ -80,7 +94,7 @@ describe('the log over a store', () => {
     stats.reads = 0;
     await proveConsistency(store, 1237, n - 1);
     expect(stats.reads).toBeLessThanOrEqual(2 * log2);
-  });
+  }, 30_000); // 5000 appends, each committing its fields: time is not what this test measures
 
   it('publishes one signed tree head per size and builds bundles that check', async () => {
     const signer = createKeySigner(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
@@ -93,10 +107,47 @@ describe('the log over a store', () => {
     expect(first.timestamp).toBe(1001);
     expect(verifyTreeHead(first, signer.publicKeySpki)).toBe(true);
     expect(await publishTreeHead(store, signer, 5000)).toEqual(first);
+    // Anyone's bundle: the committed leaf, no openings. A party's: every opening.
     const bundle = await buildProofBundle(store, 7, first, signer.publicKeySpki);
-    expect(bundle.entry).toEqual(entry(7));
+    expect(bundle.openings).toEqual({});
+    expect(bundle.leaf).toMatchObject({ v: 2, kind: entry(7).kind });
     const report = checkProofBundle(bundle);
     expect(report.ok, JSON.stringify(report)).toBe(true);
+    expect(report.opened).toEqual({});
+    const party = await buildProofBundle(store, 7, first, signer.publicKeySpki, { open: 'all' });
+    expect(party.leaf).toEqual(bundle.leaf);
+    const partyReport = checkProofBundle(party);
+    expect(partyReport.ok, JSON.stringify(partyReport)).toBe(true);
+    expect(partyReport.opened).toEqual({
+      subject: entry(7).subject,
+      actor: entry(7).actor,
+      at: entry(7).at,
+      'hashes.file': entry(7).hashes.file,
+    });
+    const fileOnly = await buildProofBundle(store, 7, first, signer.publicKeySpki, {
+      open: ['hashes.file', 'hashes.fileAfter'],
+    });
+    expect(Object.keys(fileOnly.openings)).toEqual(['hashes.file']);
+    expect(checkProofBundle(fileOnly).opened).toEqual({ 'hashes.file': entry(7).hashes.file });
     await expect(buildProofBundle(store, 10, first, signer.publicKeySpki)).rejects.toThrow(/not in the tree/);
+  });
+
+  it('keeps clear leaves written before commitments provable, and shows their body only to parties', async () => {
+    const signer = createKeySigner(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+    const store = createMemoryLogStore();
+    const old = await appendClearEntry(store, entry(1));
+    expect(toHex(old.leafHash)).toBe(toHex(hashEntry(entry(1))));
+    await append(store, entry(2));
+    const sth = await publishTreeHead(store, signer);
+    const withheld = await buildProofBundle(store, 0, sth, signer.publicKeySpki, { open: 'all' });
+    expect(withheld.leaf).toBeNull();
+    expect(withheld.openings).toEqual({});
+    const report = checkProofBundle(withheld);
+    expect(report.ok, JSON.stringify(report)).toBe(true);
+    expect(report.checks.find((c) => c.name === 'leaf hash')!.detail).toMatch(/withheld/);
+    const shown = await buildProofBundle(store, 0, sth, signer.publicKeySpki, { showClearLeaf: true });
+    expect(shown.leaf).toEqual({ ...entry(1), v: 1 });
+    expect(checkProofBundle(shown).ok).toBe(true);
+    expect(await store.getOpenings(0)).toBeNull();
   });
 });

@@ -1,5 +1,13 @@
 import { toBase64, toHex } from './bytes';
-import { decodeEntry, encodeEntry, type EvidenceEntry } from './entry';
+import {
+  commitEntry,
+  decodeLeaf,
+  encodeLeaf,
+  pickOpenings,
+  type CommittedLeaf,
+  type Openings,
+} from './commit';
+import { encodeEntry, type EvidenceEntry } from './entry';
 import type { LogStore } from './log-store';
 import {
   closedNodes,
@@ -13,12 +21,17 @@ import {
   type LeafRange,
   type NodeRef,
 } from './merkle';
-import type { ProofBundle } from './bundle';
+import type { ProofBundleV2 } from './bundle';
 import { signTreeHead, type EvidenceSigner, type SignedTreeHead } from './tree-head';
 
 export interface AppendResult {
   index: number;
   leafHash: Uint8Array;
+}
+
+export interface CommittedAppendResult extends AppendResult {
+  leaf: CommittedLeaf;
+  openings: Openings;
 }
 
 /** Appends through one store object run one after another, so a store needs no lock of its own in process. */
@@ -35,12 +48,34 @@ function serialise<T>(store: LogStore, task: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Appends one entry. Besides the leaf, it stores the hash of every complete subtree the leaf closes
- * (index + 1 divisible by 2, 4, 8, …), reading only their left siblings: O(log n) rows per append, so that
- * roots and proofs later read O(log n) rows instead of every leaf.
+ * Appends one entry as a committed leaf (version 2): the leaf the world sees holds the kind and a salted
+ * commitment per field; the store keeps the openings privately beside it (see `commitEntry`).
  */
-export async function append(store: LogStore, entry: EvidenceEntry): Promise<AppendResult> {
-  const entryBytes = encodeEntry(entry);
+export async function append(store: LogStore, entry: EvidenceEntry): Promise<CommittedAppendResult> {
+  const { leaf, openings } = commitEntry(entry);
+  const r = await appendBytes(store, encodeLeaf(leaf), entry, openings);
+  return { ...r, leaf, openings };
+}
+
+/**
+ * Appends an entry in clear, as leaves were written before commitments (version 1). Only for tests and
+ * tools that model such a log: a clear leaf publishes every identifier it holds.
+ */
+export async function appendClearEntry(store: LogStore, entry: EvidenceEntry): Promise<AppendResult> {
+  return appendBytes(store, encodeEntry(entry), entry);
+}
+
+/**
+ * Besides the leaf, stores the hash of every complete subtree the leaf closes (index + 1 divisible by 2,
+ * 4, 8, …), reading only their left siblings: O(log n) rows per append, so that roots and proofs later
+ * read O(log n) rows instead of every leaf.
+ */
+function appendBytes(
+  store: LogStore,
+  entryBytes: Uint8Array,
+  entry: EvidenceEntry,
+  openings?: Openings,
+): Promise<AppendResult> {
   const leafHash = hashLeaf(entryBytes);
   return serialise(store, async () => {
     const index = await store.reserveIndex();
@@ -51,7 +86,7 @@ export async function append(store: LogStore, entry: EvidenceEntry): Promise<App
       h = hashChildren(siblings[i]!, h);
       return { ...c.node, hash: h };
     });
-    await store.putLeaf({ index, leafHash, entryBytes, entry });
+    await store.putLeaf({ index, leafHash, entryBytes, entry, ...(openings ? { openings } : {}) });
     if (nodes.length) await store.putNodes(nodes);
     return { index, leafHash };
   });
@@ -119,23 +154,46 @@ export async function publishTreeHead(
   return winner;
 }
 
-/** A self-contained proof that leaf `index` is in the tree `sth` signs; see `checkProofBundle`. */
+/** Who a bundle is for: what of the leaf it may show. */
+export interface BundleAudience {
+  /** Openings to include: every field ('all'), the named fields, or none (the default, for anyone). */
+  open?: 'all' | readonly string[];
+  /** Show a version-1 leaf's clear body (only to parties of the act); otherwise its hash stands alone. */
+  showClearLeaf?: boolean;
+}
+
+/**
+ * A self-contained proof that leaf `index` is in the tree `sth` signs; see `checkProofBundle`. By default
+ * it shows what the public log shows (the committed leaf, no openings); `audience` widens that for parties.
+ */
 export async function buildProofBundle(
   store: LogStore,
   index: number,
   sth: SignedTreeHead,
   publicKeySpki: Uint8Array,
-): Promise<ProofBundle> {
+  audience: BundleAudience = {},
+): Promise<ProofBundleV2> {
   if (!Number.isSafeInteger(index) || index < 0 || index >= sth.treeSize)
     throw new RangeError(`leaf ${index} is not in the tree of size ${sth.treeSize}`);
-  const leaf = await store.getLeaf(index);
-  if (!leaf) throw new RangeError(`no leaf ${index}`);
+  const stored = await store.getLeaf(index);
+  if (!stored) throw new RangeError(`no leaf ${index}`);
   const path = await proveInclusion(store, index, sth.treeSize);
+  const body = decodeLeaf(stored.entryBytes);
+  let leaf: ProofBundleV2['leaf'] = null;
+  let openings: Openings = {};
+  if (body.v === 2) {
+    leaf = body;
+    const all = audience.open ? await store.getOpenings(index) : null;
+    if (all) openings = audience.open === 'all' ? all : pickOpenings(all, audience.open!);
+  } else if (audience.showClearLeaf) {
+    leaf = body;
+  }
   return {
-    version: 1,
-    entry: decodeEntry(leaf.entryBytes),
+    version: 2,
     leafIndex: index,
-    leafHash: toHex(leaf.leafHash),
+    leafHash: toHex(stored.leafHash),
+    leaf,
+    openings,
     treeHead: {
       treeSize: sth.treeSize,
       rootHash: sth.rootHash,

@@ -1,13 +1,27 @@
-import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { PdfDict, PdfName, type PdfObject } from './objects';
 
 /**
- * The standard security handler (ISO 32000-2 §7.6.4), read side only: RC4 and AES with a user password,
- * usually the empty one that lets anybody open the file. The signer does not write encrypted files.
+ * The standard security handler (ISO 32000-2 §7.6.4): RC4 and AES with the user password (usually the
+ * empty one that lets anybody open the file) or the owner password. The reader decrypts with it; the
+ * incremental writer encrypts what it appends with the same key and methods, so an encrypted file stays
+ * encrypted after signing.
  */
 export interface Decryptor {
   decryptString(bytes: Uint8Array, num: number, gen: number): Uint8Array;
   decryptStream(bytes: Uint8Array, num: number, gen: number, dict: PdfDict): Uint8Array;
+}
+
+export interface SecurityHandler extends Decryptor {
+  encryptString(bytes: Uint8Array, num: number, gen: number): Uint8Array;
+  /** Encrypts a stream's stored (already filtered) bytes; `dict` is the stream's dictionary. */
+  encryptStream(bytes: Uint8Array, num: number, gen: number, dict: PdfDict): Uint8Array;
+  /** /R of the encryption dictionary. */
+  readonly revision: number;
+  /** The user access permissions (/P, ISO 32000-2 Table 22), as a signed 32-bit number. */
+  readonly permissions: number;
+  /** True when the password was the owner password: the permissions do not bind its holder. */
+  readonly owner: boolean;
 }
 
 const PAD = Uint8Array.from([
@@ -42,6 +56,13 @@ function md5(...parts: Uint8Array[]): Uint8Array {
   const h = createHash('md5');
   for (const p of parts) h.update(p);
   return new Uint8Array(h.digest());
+}
+
+function aesEncrypt(key: Uint8Array, data: Uint8Array): Uint8Array {
+  // A fresh random IV per string or stream, stored in front of the ciphertext (ISO 32000-2 §7.6.3).
+  const iv = randomBytes(16);
+  const c = createCipheriv(key.length === 32 ? 'aes-256-cbc' : 'aes-128-cbc', key, iv);
+  return new Uint8Array(Buffer.concat([iv, c.update(data), c.final()]));
 }
 
 function aesDecrypt(key: Uint8Array, data: Uint8Array): Uint8Array {
@@ -85,14 +106,51 @@ function equalPrefix(a: Uint8Array, b: Uint8Array, n: number): boolean {
   return true;
 }
 
-/** Returns a decryptor, or undefined when the handler is not the standard one or the password is wrong. */
-export function createDecryptor(enc: PdfDict, id0: Uint8Array, password: string): Decryptor | undefined {
-  if (enc.getName('Filter') !== 'Standard') return undefined;
+/** Versions and revisions of the standard handler this module implements. */
+export function isSupportedHandler(enc: PdfDict): boolean {
+  const v = enc.getNumber('V') ?? 0;
+  const r = enc.getNumber('R') ?? 2;
+  // V 0 is undocumented; files that omit /V are RC4 in practice, as the reader always took them.
+  return enc.getName('Filter') === 'Standard' && [0, 1, 2, 4, 5].includes(v) && r >= 2 && r <= 6;
+}
+
+/**
+ * May the holder of the user password fill in form fields, signature fields included (ISO 32000-2
+ * Table 22)? Bit 6 allows it at every revision; from revision 3 on, bit 9 allows it even when bit 6 is
+ * clear. At revision 2 bit 9 means nothing. The owner password is bound by nothing.
+ */
+export function allowsFormFilling(
+  handler: Pick<SecurityHandler, 'revision' | 'permissions' | 'owner'>,
+): boolean {
+  if (handler.owner) return true;
+  const bit = (n: number): boolean => (handler.permissions & (1 << (n - 1))) !== 0;
+  return bit(6) || (handler.revision >= 3 && bit(9));
+}
+
+function padPassword(password: string): Uint8Array {
+  const pw = new Uint8Array(32);
+  const raw = Uint8Array.from([...password].map((c) => c.charCodeAt(0) & 0xff)).subarray(0, 32);
+  pw.set(raw);
+  pw.set(PAD.subarray(0, 32 - raw.length), raw.length);
+  return pw;
+}
+
+/**
+ * Returns the handler, or undefined when the handler is not the standard one or the password is neither
+ * the user nor the owner password. The owner password is tried first, so a password that is both gives
+ * owner access.
+ */
+export function createDecryptor(
+  enc: PdfDict,
+  id0: Uint8Array,
+  password: string,
+): SecurityHandler | undefined {
+  if (!isSupportedHandler(enc)) return undefined;
   const v = enc.getNumber('V') ?? 0;
   const r = enc.getNumber('R') ?? 2;
   const o = bytesOf(enc.get('O'));
   const u = bytesOf(enc.get('U'));
-  const p = enc.getNumber('P') ?? 0;
+  let p = enc.getNumber('P') ?? 0;
   const encryptMetadata = enc.get('EncryptMetadata') !== false;
 
   let stmMethod: Method = 'rc4';
@@ -108,42 +166,71 @@ export function createDecryptor(enc: PdfDict, id0: Uint8Array, password: string)
     strMethod = cfMethod(enc.getName('StrF'));
   }
 
-  let key: Uint8Array;
+  let key: Uint8Array | undefined;
+  let owner = false;
   if (r >= 5) {
     const pw = new TextEncoder().encode(password.normalize('NFKC')).subarray(0, 127);
-    const hash = (salt: Uint8Array): Uint8Array =>
+    const hash = (salt: Uint8Array, udata: Uint8Array): Uint8Array =>
       r === 5
-        ? new Uint8Array(createHash('sha256').update(pw).update(salt).digest())
-        : hash2b(pw, salt, new Uint8Array(0));
-    if (!equalPrefix(hash(u.subarray(32, 40)), u, 32)) return undefined;
-    const ikey = hash(u.subarray(40, 48));
+        ? new Uint8Array(createHash('sha256').update(pw).update(salt).update(udata).digest())
+        : hash2b(pw, salt, udata);
+    const unwrap = (ikey: Uint8Array, wrapped: Uint8Array): Uint8Array => {
+      const d = createDecipheriv('aes-256-cbc', ikey, new Uint8Array(16));
+      d.setAutoPadding(false);
+      return new Uint8Array(Buffer.concat([d.update(wrapped.subarray(0, 32)), d.final()]));
+    };
+    const u48 = u.subarray(0, 48);
+    const oe = bytesOf(enc.get('OE'));
     const ue = bytesOf(enc.get('UE'));
-    const d = createDecipheriv('aes-256-cbc', ikey, new Uint8Array(16));
-    d.setAutoPadding(false);
-    key = new Uint8Array(Buffer.concat([d.update(ue.subarray(0, 32)), d.final()]));
+    // Algorithms 2.A, 11 and 12: the owner hash covers the 48 bytes of /U.
+    if (o.length >= 48 && oe.length >= 32 && equalPrefix(hash(o.subarray(32, 40), u48), o, 32)) {
+      key = unwrap(hash(o.subarray(40, 48), u48), oe);
+      owner = true;
+    } else if (
+      u.length >= 48 &&
+      ue.length >= 32 &&
+      equalPrefix(hash(u.subarray(32, 40), new Uint8Array(0)), u, 32)
+    ) {
+      key = unwrap(hash(u.subarray(40, 48), new Uint8Array(0)), ue);
+    }
+    if (!key) return undefined;
+    // /Perms repeats /P under the file key; a /P changed without the key does not widen anything.
+    const perms = bytesOf(enc.get('Perms'));
+    if (perms.length >= 16) {
+      const d = createDecipheriv('aes-256-ecb', key, null);
+      d.setAutoPadding(false);
+      const plain = Buffer.concat([d.update(perms.subarray(0, 16)), d.final()]);
+      if (plain.toString('latin1', 9, 12) === 'adb') p &= plain.readInt32LE(0);
+    }
   } else {
-    const n = r === 2 ? 5 : Math.max(5, Math.min(16, (enc.getNumber('Length') ?? 40) / 8));
-    const pw = new Uint8Array(32);
-    const raw = Uint8Array.from([...password].map((c) => c.charCodeAt(0) & 0xff)).subarray(0, 32);
-    pw.set(raw);
-    pw.set(PAD.subarray(0, 32 - raw.length), raw.length);
+    // /Length defaults to 40 bits; crypt-filter files (V 4) that omit it use 128-bit keys.
+    const bits = enc.getNumber('Length') ?? (v >= 4 ? 128 : 40);
+    const n = r === 2 ? 5 : Math.max(5, Math.min(16, Math.floor(bits / 8)));
     const pBytes = Uint8Array.of(p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff, (p >>> 24) & 0xff);
     const extra = r >= 4 && !encryptMetadata ? Uint8Array.of(0xff, 0xff, 0xff, 0xff) : new Uint8Array(0);
-    let k = md5(pw, o.subarray(0, 32), pBytes, id0, extra);
-    if (r >= 3) for (let i = 0; i < 50; i++) k = md5(k.subarray(0, n));
-    key = k.subarray(0, n);
-    if (r === 2) {
-      if (!equalPrefix(rc4(key, PAD), u, 32)) return undefined;
-    } else {
-      let x = rc4(key, md5(PAD, id0));
-      for (let i = 1; i <= 19; i++)
-        x = rc4(
-          key.map((b) => b ^ i),
-          x,
-        );
-      if (!equalPrefix(x, u, 16)) return undefined;
-    }
+    // Algorithms 2, 6 and 7: the file key from a padded user password, checked against /U.
+    const userKey = (padded: Uint8Array): Uint8Array | undefined => {
+      let k = md5(padded, o.subarray(0, 32), pBytes, id0, extra);
+      if (r >= 3) for (let i = 0; i < 50; i++) k = md5(k.subarray(0, n));
+      const fileKey = k.subarray(0, n);
+      if (r === 2) return equalPrefix(rc4(fileKey, PAD), u, 32) ? fileKey : undefined;
+      let x = rc4(fileKey, md5(PAD, id0));
+      for (let i = 1; i <= 19; i++) x = rc4(xorKey(fileKey, i), x);
+      return equalPrefix(x, u, 16) ? fileKey : undefined;
+    };
+    // Algorithm 7: the owner password's key opens /O, which holds the padded user password.
+    let ok = md5(padPassword(password));
+    if (r >= 3) for (let i = 0; i < 50; i++) ok = md5(ok);
+    const ownerKey = ok.subarray(0, n);
+    let userPadded = o.subarray(0, 32);
+    if (r === 2) userPadded = rc4(ownerKey, userPadded);
+    else for (let i = 19; i >= 0; i--) userPadded = rc4(xorKey(ownerKey, i), userPadded);
+    key = userKey(userPadded);
+    if (key) owner = true;
+    else key = userKey(padPassword(password));
+    if (!key) return undefined;
   }
+  const fileKey = key;
 
   const objectKey = (num: number, gen: number, aes: boolean): Uint8Array => {
     const ext = Uint8Array.of(
@@ -153,35 +240,51 @@ export function createDecryptor(enc: PdfDict, id0: Uint8Array, password: string)
       gen & 0xff,
       (gen >> 8) & 0xff,
     );
-    const h = aes ? md5(key, ext, Uint8Array.of(0x73, 0x41, 0x6c, 0x54)) : md5(key, ext);
-    return h.subarray(0, Math.min(16, key.length + 5));
+    const h = aes ? md5(fileKey, ext, Uint8Array.of(0x73, 0x41, 0x6c, 0x54)) : md5(fileKey, ext);
+    return h.subarray(0, Math.min(16, fileKey.length + 5));
   };
-  const run = (method: Method, data: Uint8Array, num: number, gen: number): Uint8Array => {
+  const run = (method: Method, data: Uint8Array, num: number, gen: number, encrypt: boolean): Uint8Array => {
     switch (method) {
       case 'none':
         return data;
       case 'rc4':
         return rc4(objectKey(num, gen, false), data);
       case 'aesv2':
-        return aesDecrypt(objectKey(num, gen, true), data);
+        return (encrypt ? aesEncrypt : aesDecrypt)(objectKey(num, gen, true), data);
       case 'aesv3':
-        return aesDecrypt(key, data);
+        return (encrypt ? aesEncrypt : aesDecrypt)(fileKey, data);
     }
+  };
+  const streamMethod = (dict: PdfDict): Method | undefined => {
+    if (dict.getName('Type') === 'Metadata' && !encryptMetadata) return undefined;
+    const filters = dict.get('Filter');
+    const first = Array.isArray(filters) ? filters[0] : filters;
+    if (first instanceof PdfName && first.name === 'Crypt') {
+      const parms = dict.get('DecodeParms');
+      const dp = Array.isArray(parms) ? parms[0] : parms;
+      const name = dp instanceof PdfDict ? dp.getName('Name') : undefined;
+      return cfMethod(name ?? 'Identity');
+    }
+    return stmMethod;
   };
 
   return {
-    decryptString: (bytes, num, gen) => run(strMethod, bytes, num, gen),
+    revision: r,
+    permissions: p | 0,
+    owner,
+    decryptString: (bytes, num, gen) => run(strMethod, bytes, num, gen, false),
+    encryptString: (bytes, num, gen) => run(strMethod, bytes, num, gen, true),
     decryptStream: (bytes, num, gen, dict) => {
-      if (dict.getName('Type') === 'Metadata' && !encryptMetadata) return bytes;
-      const filters = dict.get('Filter');
-      const first = Array.isArray(filters) ? filters[0] : filters;
-      if (first instanceof PdfName && first.name === 'Crypt') {
-        const parms = dict.get('DecodeParms');
-        const dp = Array.isArray(parms) ? parms[0] : parms;
-        const name = dp instanceof PdfDict ? dp.getName('Name') : undefined;
-        return run(cfMethod(name ?? 'Identity'), bytes, num, gen);
-      }
-      return run(stmMethod, bytes, num, gen);
+      const m = streamMethod(dict);
+      return m ? run(m, bytes, num, gen, false) : bytes;
+    },
+    encryptStream: (bytes, num, gen, dict) => {
+      const m = streamMethod(dict);
+      return m ? run(m, bytes, num, gen, true) : bytes;
     },
   };
+}
+
+function xorKey(key: Uint8Array, i: number): Uint8Array {
+  return key.map((b) => b ^ i);
 }

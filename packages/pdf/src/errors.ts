@@ -1,7 +1,14 @@
 export type PdfErrorCode =
   | 'not-a-pdf'
   | 'damaged'
+  /** Encrypted with a security handler the package cannot write (public-key, or not the standard one). */
   | 'encrypted'
+  /** Encrypted with a user password, and none was given. */
+  | 'password-required'
+  /** The password given is neither the user nor the owner password. */
+  | 'wrong-password'
+  /** The document's permissions (/P) forbid filling in forms, so signing it is not allowed. */
+  | 'not-permitted'
   | 'too-complex'
   | 'unsupported'
   | 'timeout'

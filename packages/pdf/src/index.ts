@@ -12,6 +12,7 @@ export {
   type Box,
 } from './reader';
 export { serializeObject, IncrementalUpdate } from './writer';
+export { checkSigningAllowed, checkUpdatable } from './encryption';
 export * from './sign/index';
 export * from './verify/index';
 export { pageFrame, displaySize, PT_PER_MM } from './sign/geometry';

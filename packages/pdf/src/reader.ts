@@ -1,4 +1,4 @@
-import { createDecryptor, type Decryptor } from './crypt';
+import { createDecryptor, type SecurityHandler } from './crypt';
 import { PdfError } from './errors';
 import { decodeFilters } from './filters';
 import { indexOfBytes, Keyword, lastIndexOfBytes, latin1, Lexer, NeedMore } from './lexer';
@@ -98,7 +98,7 @@ export class PdfDocument {
   private readonly objStms = new Map<number, ObjStm>();
   private scanned?: Map<number, XrefEntry>;
   private readonly resolving = new Set<string>();
-  private decryptor: Decryptor | undefined;
+  private decryptor: SecurityHandler | undefined;
   private readonly password: string;
 
   constructor(source: ByteSource, options: OpenPdfOptions = {}) {
@@ -146,6 +146,14 @@ export class PdfDocument {
     this.cache.clear();
     this.objStms.clear();
     if (encDict instanceof PdfDict && enc instanceof PdfRef) this.cache.set(this.cacheKeyFor(enc), encDict);
+  }
+
+  /**
+   * The standard security handler the file was opened with (empty or given password), undefined when the
+   * file is not encrypted or could not be decrypted. The incremental writer encrypts with it.
+   */
+  get security(): SecurityHandler | undefined {
+    return this.decryptor;
   }
 
   /** True when the cross-reference data was rebuilt by scanning the file because it was broken. */

@@ -115,11 +115,15 @@ describe('IncrementalUpdate', () => {
     }
   });
 
-  it('refuses encrypted documents', () => {
-    const pdf = text(makePdf()).replace(
-      '/Root 1 0 R',
-      '/Root 1 0 R /Encrypt << /Filter /Standard /V 1 /R 2 >>',
+  it('refuses encrypted documents it cannot open or cannot write', () => {
+    const locked = (enc: string) =>
+      openPdf(bytes(text(makePdf()).replace('/Root 1 0 R', `/Root 1 0 R /Encrypt ${enc}`)));
+    // The standard handler, but the empty password is not the user password (no /U matches).
+    expect(() => new IncrementalUpdate(locked('<< /Filter /Standard /V 1 /R 2 >>'))).toThrow(
+      expect.objectContaining({ code: 'password-required' }),
     );
-    expect(() => new IncrementalUpdate(openPdf(bytes(pdf)))).toThrow(/encrypted/);
+    expect(() => new IncrementalUpdate(locked('<< /Filter /Adobe.PubSec /V 4 /R 4 >>'))).toThrow(
+      expect.objectContaining({ code: 'encrypted' }),
+    );
   });
 });

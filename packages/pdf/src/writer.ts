@@ -1,3 +1,5 @@
+import type { SecurityHandler } from './crypt';
+import { checkUpdatable } from './encryption';
 import { PdfError } from './errors';
 import { deflate } from './filters';
 import { PdfDict, PdfName, PdfRef, PdfStream, PdfString, type PdfObject } from './objects';
@@ -85,9 +87,30 @@ type Pending =
   | { kind: 'raw'; body: Uint8Array };
 
 /**
+ * A copy of `obj` whose strings are encrypted for object `ref` (ISO 32000-2 §7.6.2). A signature
+ * dictionary's /Contents stays clear, as the standard requires and the reader expects.
+ */
+function encryptStrings(handler: SecurityHandler, obj: PdfObject, ref: PdfRef): PdfObject {
+  if (obj instanceof PdfString)
+    return new PdfString(handler.encryptString(obj.bytes, ref.num, ref.gen), true);
+  if (Array.isArray(obj)) return obj.map((o) => encryptStrings(handler, o, ref));
+  if (obj instanceof PdfDict) {
+    const isSig = obj.has('ByteRange') && obj.has('Contents');
+    const out = new PdfDict();
+    for (const [k, v] of obj.map) out.set(k, isSig && k === 'Contents' ? v : encryptStrings(handler, v, ref));
+    return out;
+  }
+  return obj;
+}
+
+/**
  * One incremental update (ISO 32000-2 §7.5.6) on top of a document: new and replaced objects, then a
  * cross-reference section of the same kind as the file's last one, so every reader that could read the
  * file reads the update. The original bytes are never touched.
+ *
+ * On an encrypted document (opened with its user or owner password) every string and stream of the
+ * update is encrypted with the document's key and methods, and the new trailer keeps /Encrypt and /ID,
+ * so the file stays encrypted as it was. Cross-reference streams are never encrypted.
  */
 export class IncrementalUpdate {
   private readonly objects = new Map<number, { ref: PdfRef; value: Pending }>();
@@ -97,9 +120,7 @@ export class IncrementalUpdate {
   private built?: Uint8Array;
 
   constructor(readonly doc: PdfDocument) {
-    if (doc.encrypted) {
-      throw new PdfError('encrypted', 'the PDF is encrypted; updates to encrypted files are not supported');
-    }
+    checkUpdatable(doc);
     const size = doc.trailer().get('Size');
     let max = typeof size === 'number' ? size : 1;
     for (const r of doc.revisions) for (const n of r.entries.keys()) max = Math.max(max, n + 1);
@@ -155,6 +176,15 @@ export class IncrementalUpdate {
     if (ref.num >= this.nextNum) this.nextNum = ref.num + 1;
   }
 
+  /**
+   * The object as this update writes it: its strings encrypted for `ref` when the document is encrypted.
+   * For callers that write an object's body themselves (setRaw).
+   */
+  serialize(ref: PdfRef, obj: PdfObject): Uint8Array {
+    const handler = this.doc.security;
+    return serializeObject(handler ? encryptStrings(handler, obj, ref) : obj);
+  }
+
   /** Offset of `N G obj` in the appended section, after build(). */
   objectOffset(ref: PdfRef): number | undefined {
     return this.offsets.get(ref.num);
@@ -192,12 +222,14 @@ export class IncrementalUpdate {
       written.set(ref.num, { offset: doc.size + at, gen: ref.gen });
       push(`${ref.num} ${ref.gen} obj\n`);
       this.bodyOffsets.set(ref.num, pos);
-      if (value.kind === 'object') push(serializeObject(value.obj));
+      if (value.kind === 'object') push(this.serialize(ref, value.obj));
       else if (value.kind === 'raw') push(value.body);
       else {
-        push(serializeObject(value.dict));
+        const handler = doc.security;
+        const data = handler ? handler.encryptStream(value.data, ref.num, ref.gen, value.dict) : value.data;
+        push(this.serialize(ref, value.dict.clone().set('Length', data.length)));
         push('\nstream\n');
-        push(value.data);
+        push(data);
         push('\nendstream');
       }
       push('\nendobj\n');
@@ -207,7 +239,8 @@ export class IncrementalUpdate {
     const old = doc.trailer();
     const trailer = new PdfDict();
     const size = Math.max(this.nextNum, numberOr(old.get('Size'), 0));
-    for (const key of ['Root', 'Info', 'ID']) {
+    // /Encrypt and /ID stay: the key depends on /ID[0], so the update is read with the same key.
+    for (const key of ['Root', 'Info', 'ID', 'Encrypt']) {
       const v = old.get(key);
       if (v !== undefined && v !== null) trailer.set(key, v);
     }

@@ -4,7 +4,7 @@ import { customRolePoints } from '../modules/members/members.repository';
 import type { AuthContext } from '../modules/session/session.service';
 
 type Point = contracts.PermissionPoint;
-const { BUILTIN_ROLE_POINTS, PERMISSION_POINTS, PERMISSION_SCENES } = contracts;
+const { BUILTIN_ROLE_POINTS, PERMISSION_POINTS, PERMISSION_SCENES, isReservedPoint } = contracts;
 
 /** A caller acting inside an organisation. */
 export type OrgContext = AuthContext & { organizationId: string; memberId: string };
@@ -28,7 +28,10 @@ function isBuiltIn(code: string): code is keyof typeof BUILTIN_ROLE_POINTS {
   return Object.hasOwn(BUILTIN_ROLE_POINTS, code);
 }
 
-/** The points a set of role codes grants in an organisation; every member holds staff's points. */
+/**
+ * The points a set of role codes grants in an organisation; every member holds staff's points. A reserved
+ * point (seal claiming) comes only with its built-in role: one stored in a custom role counts for nothing.
+ */
 export async function pointsOfRoles(
   db: Db,
   organizationId: string,
@@ -40,8 +43,21 @@ export async function pointsOfRoles(
     if (isBuiltIn(r)) for (const p of BUILTIN_ROLE_POINTS[r]) points.add(p);
     else custom.push(r);
   }
-  for (const p of await customRolePoints(db, organizationId, custom)) points.add(p);
+  for (const p of await customRolePoints(db, organizationId, custom)) if (!isReservedPoint(p)) points.add(p);
   return points;
+}
+
+/** The points among `points` that the caller does not hold, in the order given. */
+export function lackingPoints(held: ReadonlySet<string>, points: Iterable<string>): string[] {
+  return [...new Set(points)].filter((p) => !held.has(p));
+}
+
+/**
+ * What a caller may put into a role or grant to a member: their own points, never a reserved one. The legal
+ * representative and the super administrator hold every grantable point.
+ */
+export function grantablePoints(held: ReadonlySet<string>): string[] {
+  return [...held].filter((p) => !isReservedPoint(p)).sort();
 }
 
 /**

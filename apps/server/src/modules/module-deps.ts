@@ -3,6 +3,7 @@ import type { AccountsService } from './accounts/accounts.service';
 import type { ConfigService } from './config/config.service';
 import type { EvidenceService } from './evidence/evidence.service';
 import type { FilesService } from './files/files.service';
+import type { LoginThrottle } from './login-throttle/login-throttle.service';
 import type { MsgsService } from './msgs/msgs.service';
 import type { OrganizesService } from './organizes/organizes.service';
 import type { PkiService } from './pki/pki.service';
@@ -21,4 +22,6 @@ export interface ModuleDeps {
   config: ConfigService;
   pki: PkiService;
   evidence: EvidenceService;
+  /** Wrong passwords per (account, client address), for users and operators. */
+  loginThrottle: LoginThrottle;
 }

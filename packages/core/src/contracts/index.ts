@@ -12,4 +12,5 @@ export * from './seals';
 export * from './ukeys';
 export * from './seal-image';
 export * from './signing';
+export * from './evidence';
 export * from './trust-anchors';

@@ -105,6 +105,16 @@ export const BUILTIN_ROLES = Object.keys(BUILTIN_ROLE_POINTS) as (keyof typeof B
 /** Roles that move only through the SMS-confirmed change (or a platform-reviewed application). */
 export const HOLDER_ROLES = ['legalPerson', 'superAdmin'] as const;
 
+/**
+ * Points that come only with a built-in holder role and are never granted through a custom role: only the
+ * legal representative claims seals (spec 6), whatever a role says. A custom role may not hold one, and one
+ * stored in a custom role anyway counts for nothing.
+ */
+export const RESERVED_POINTS: readonly PermissionPoint[] = ['seal.claim'];
+export function isReservedPoint(p: string): boolean {
+  return (RESERVED_POINTS as readonly string[]).includes(p);
+}
+
 /** Scene permissions (GET /v1/permission/scene/{sceneCode}): which point each scene needs. */
 export const PERMISSION_SCENES = {
   sealManage: 'seal.manage',
@@ -186,6 +196,11 @@ export const permissionsOut = z.object({
   identityType: z.union([z.literal(1), z.literal(2)]),
   roles: z.array(roleRef),
   points: z.array(z.string()),
+  grantable: z
+    .array(z.string())
+    .describe(
+      'points the caller may put into a role or grant to a member: their own points, never a reserved one (seal.claim); empty in the personal space',
+    ),
 });
 export const sceneOut = z.object({ sceneCode: z.string(), allowed: z.boolean() });
 

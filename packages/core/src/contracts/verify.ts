@@ -1,4 +1,18 @@
 import { z } from 'zod';
+import {
+  DOCUMENT_VERDICTS,
+  SIGNATURE_VERDICTS,
+  SUB_INDICATIONS,
+  VERIFY_REASON_CODES,
+  type VerifyReasonCode,
+} from '../verify/reasons';
+
+/** A catalogued reason (VERIFY_REASONS): its code, the severity it imposes, and its parameters. */
+export const verifyFinding = z.object({
+  code: z.enum(VERIFY_REASON_CODES as [VerifyReasonCode, ...VerifyReasonCode[]]),
+  severity: z.enum(['invalid', 'indeterminate', 'info']),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
 
 /** One signature of a verified PDF: who, whether its bytes are intact, what came after it, and why not valid. */
 export const signatureReport = z.object({
@@ -17,8 +31,10 @@ export const signatureReport = z.object({
   byteRange: z.array(z.number()),
   byteRangeOk: z.boolean(),
   byteRangeProblem: z.string().optional(),
-  integrity: z.enum(['valid', 'invalid']),
+  integrity: z.enum(['valid', 'invalid', 'unknown']),
   integrityReason: z.string().optional(),
+  digestAlgorithm: z.string().optional(),
+  signatureAlgorithm: z.string().optional(),
   coversWholeDocument: z.boolean(),
   signedRevision: z.number().int(),
   modifiedAfter: z.enum(['none', 'allowed', 'disallowed']),
@@ -36,8 +52,17 @@ export const signatureReport = z.object({
         'catalog',
         'other',
       ]),
-      detail: z.string(),
+      action: z.enum(['added', 'removed', 'changed']),
       allowed: z.boolean(),
+      detail: z.string(),
+      page: z.number().int().optional(),
+      subtype: z.string().optional(),
+      text: z.string().optional(),
+      image: z.boolean().optional(),
+      visible: z.boolean().optional(),
+      field: z.string().optional(),
+      value: z.string().optional(),
+      object: z.number().int().optional(),
     }),
   ),
   docMdp: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
@@ -45,13 +70,16 @@ export const signatureReport = z.object({
   chainSubjects: z.array(z.string()),
   validAtSigningTime: z.boolean().nullable(),
   timestamp: z.object({ time: z.string(), valid: z.boolean(), tsa: z.string().optional() }).nullable(),
+  provenTime: z.string().optional(),
   revocation: z.object({
     status: z.enum(['good', 'revoked', 'unknown']),
     source: z.string(),
     revokedAt: z.string().optional(),
     reason: z.string().optional(),
   }),
-  verdict: z.enum(['valid', 'invalid']),
+  verdict: z.enum(SIGNATURE_VERDICTS),
+  subIndication: z.enum(SUB_INDICATIONS).optional(),
+  findings: z.array(verifyFinding),
   reasons: z.array(z.string()),
 });
 
@@ -60,7 +88,8 @@ export const pdfVerifyResponse = z.object({
   fileName: z.string(),
   sha256: z.string(),
   size: z.number().int(),
-  verdict: z.enum(['valid', 'invalid', 'no-signatures']),
+  verdict: z.enum(DOCUMENT_VERDICTS),
+  findings: z.array(verifyFinding),
   signatures: z.array(signatureReport),
   revisions: z.number().int(),
   repaired: z.boolean(),

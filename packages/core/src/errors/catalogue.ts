@@ -17,6 +17,9 @@ import { UKEYS_ENTRIES } from './entries/ukeys';
 import { SEAL_IMAGE_ENTRIES } from './entries/seal-image';
 import { SIGNING_ENTRIES } from './entries/signing';
 import { VERIFY_ENTRIES } from './entries/verify';
+import { PDF_ENCRYPTION_ENTRIES } from './entries/pdf-encryption';
+import { EVIDENCE_ENTRIES } from './entries/evidence';
+import { ACCESS_ENTRIES } from './entries/access';
 import { TRUST_ANCHORS_ENTRIES } from './entries/trust-anchors';
 
 /** How the client reacts to a code (spec section 8). */
@@ -48,6 +51,9 @@ const entries = [
   ...SEAL_IMAGE_ENTRIES,
   ...SIGNING_ENTRIES,
   ...VERIFY_ENTRIES,
+  ...PDF_ENCRYPTION_ENTRIES,
+  ...EVIDENCE_ENTRIES,
+  ...ACCESS_ENTRIES,
   ...TRUST_ANCHORS_ENTRIES,
   // success codes of section 8
   { code: 0, http: 200, key: 'ok', handling: 'success', zh: '成功', en: 'Success' },
@@ -324,14 +330,6 @@ const entries = [
     handling: 'toastFail',
     zh: '密码须为8-32位，且包含字母和数字',
     en: 'A password needs 8-32 characters with letters and digits',
-  },
-  {
-    code: 2009,
-    http: 429,
-    key: 'account.loginLocked',
-    handling: 'toastFail',
-    zh: '错误次数过多，请稍后再试',
-    en: 'Too many failed attempts; try again later',
   },
   {
     code: 2010,
@@ -771,8 +769,8 @@ const entries = [
     http: 400,
     key: 'pdf.encrypted',
     handling: 'toastFail',
-    zh: '该 PDF 已加密，请先解除加密再签署',
-    en: 'This PDF is encrypted; remove the encryption before signing',
+    zh: '该 PDF 的加密方式（如证书加密）无法签署，请先解除加密再签署',
+    en: 'This PDF is encrypted in a way that cannot be signed (such as certificate encryption); remove the encryption before signing',
   },
   {
     code: 12003,

@@ -6,17 +6,21 @@
  * it stands for, and its text in zh-CN and en; `{{files}}` and `{{issuer}}` are filled in where they occur.
  *
  * `packages/ofd` reports these keys (it imports nothing of ours, so its own list of findings is checked
- * against this one by a test); the web OFD viewer and `openseal verify` show the texts.
+ * against this one by a test); the web OFD viewer and `openseal verify` show the texts. PDF verdicts have
+ * their own catalogue beside this one (`VERIFY_REASONS` in reasons.ts), with the same verdicts and
+ * sub-indications.
  */
 
-export type OfdReasonVerdict = 'valid' | 'invalid' | 'indeterminate';
+import type { SignatureVerdict, SubIndication } from './reasons';
+
+export type OfdReasonVerdict = SignatureVerdict;
 
 export interface OfdReasonEntry {
   code: number;
   key: string;
   verdict: OfdReasonVerdict;
-  /** The ETSI EN 319 102-1 indication or sub-indication the reason stands for. */
-  etsi: string;
+  /** The ETSI EN 319 102-1 sub-indication the reason stands for (TOTAL_PASSED for the valid one). */
+  etsi: SubIndication | 'TOTAL_PASSED';
   zh: string;
   en: string;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { checkSigningAllowed } from '../encryption';
 import { PdfError } from '../errors';
 import { PdfDict, PdfName, PdfRef, PdfStream, type PdfObject } from '../objects';
 import { openPdf, type PdfDocument } from '../reader';
@@ -33,8 +34,11 @@ export async function appendDss(
   input: ByteSource | Uint8Array,
   dss: DssData,
   output?: ByteSink,
+  options: { password?: string } = {},
 ): Promise<AppendDssResult> {
-  const doc = openPdf(toSource(input));
+  const doc = openPdf(toSource(input), options.password ? { password: options.password } : {});
+  // The DSS belongs to signing: an encrypted file takes it under the same permissions as a signature.
+  checkSigningAllowed(doc, Boolean(options.password));
   const update = new IncrementalUpdate(doc);
   const vriKeys = buildDss(doc, update, dss);
   const section = update.build();
@@ -48,8 +52,13 @@ export async function appendDss(
   return out;
 }
 
-export async function appendDssFile(inPath: string, outPath: string, dss: DssData): Promise<AppendDssResult> {
-  return withFiles(inPath, outPath, (src, sink) => appendDss(src, dss, sink));
+export async function appendDssFile(
+  inPath: string,
+  outPath: string,
+  dss: DssData,
+  options: { password?: string } = {},
+): Promise<AppendDssResult> {
+  return withFiles(inPath, outPath, (src, sink) => appendDss(src, dss, sink, options));
 }
 
 /** Writes the DSS into `update` (merging with the file's own); exported for the signer, which can put it in the signed revision. */

@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { closeSync, copyFileSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
+import { checkSigningAllowed } from '../encryption';
 import { PdfError } from '../errors';
 import { PdfDict, PdfName, PdfRef, PdfString } from '../objects';
 import { openPdf, type PdfDocument, type PdfPage } from '../reader';
@@ -49,13 +50,23 @@ export interface PdfSignOptions {
   name?: string;
   appearance?: PdfSignAppearance;
   ridingSeam?: PdfRidingSeam;
-  /** DocMDP certification level; only for the file's first signature. */
+  /** DocMDP certification level; only for the file's first signature (refused otherwise). */
   certify?: 1 | 2 | 3;
+  /**
+   * Certify with this DocMDP level when the file holds no signature yet, else sign for approval: a
+   * platform's first signature on a document certifies it, and later signers approve it.
+   */
+  certifyIfFirst?: 1 | 2 | 3;
   /**
    * Validation data (PAdES B-LT) written into the signed revision itself, so the signature still covers
    * the whole file. Known before signing when the signer's chain and revocation answers are at hand.
    */
   dss?: DssData;
+  /**
+   * Password of an encrypted document, user or owner; without it the empty user password is tried. The
+   * signed revision is encrypted with the document's key.
+   */
+  password?: string;
 }
 
 export interface ByteSink {
@@ -87,10 +98,10 @@ export async function signPdf(
   options: PdfSignOptions,
   output?: ByteSink,
 ): Promise<PdfSignResult> {
-  const doc = openPdf(toSource(input));
+  const doc = openPdf(toSource(input), options.password ? { password: options.password } : {});
   checkSignable(doc, options);
   const update = new IncrementalUpdate(doc);
-  const plan = planSignature(doc, update, options);
+  const plan = planSignature(doc, update, { ...options, certify: certificationOf(doc, options) });
   if (options.dss) buildDss(doc, update, { ...options.dss, vri: false });
   const section = update.build();
 
@@ -235,12 +246,7 @@ interface Plan {
 }
 
 function checkSignable(doc: PdfDocument, options: PdfSignOptions): void {
-  if (doc.encrypted) {
-    throw new PdfError(
-      'encrypted',
-      'this PDF is encrypted; OpenSeal does not sign encrypted files. Save an unencrypted copy and sign that',
-    );
-  }
+  checkSigningAllowed(doc, Boolean(options.password));
   const level = docMdpLevel(doc);
   if (level === 1) {
     throw new PdfError(
@@ -254,6 +260,15 @@ function checkSignable(doc: PdfDocument, options: PdfSignOptions): void {
       throw new PdfError('unsupported', 'a certification signature must be the first signature in the file');
     }
   }
+}
+
+/** The DocMDP level this signature certifies with, if it is a certification signature. */
+function certificationOf(doc: PdfDocument, options: PdfSignOptions): 1 | 2 | 3 | undefined {
+  if (options.certify !== undefined) return options.certify;
+  const level = options.certifyIfFirst;
+  if (level === undefined) return undefined;
+  if (![1, 2, 3].includes(level)) throw new PdfError('unsupported', 'certifyIfFirst must be 1, 2 or 3');
+  return docMdpLevel(doc) === undefined && signedFields(doc).length === 0 ? level : undefined;
 }
 
 function pdfDate(d: Date): string {
@@ -316,7 +331,8 @@ function planSignature(doc: PdfDocument, update: IncrementalUpdate, options: Pdf
   }
   tail.set('Prop_Build', new PdfDict([['App', new PdfDict([['Name', new PdfName('OpenSeal')]])]]));
   const headText = latin1Of(serializeObject(head)).slice(0, -2);
-  const tailText = latin1Of(serializeObject(tail)).slice(2);
+  // Strings of the signature dictionary are encrypted like any other; /Contents never is.
+  const tailText = latin1Of(update.serialize(sigRef, tail)).slice(2);
   const byteRangeKey = '/ByteRange ';
   const byteRangeAt = headText.length + byteRangeKey.length;
   const contentsKey = ' /Contents ';
@@ -332,42 +348,49 @@ function planSignature(doc: PdfDocument, update: IncrementalUpdate, options: Pdf
     tailText;
   update.setRaw(sigRef, latin1Bytes(sigBody));
 
-  // The field, merged with its widget.
+  // The field, merged with its widget; with a riding seam, a field of its own with one widget per page.
+  const seam = options.ridingSeam;
+  const fieldRef = update.allocate();
   const widgets: Array<{ ref: PdfRef; page: PdfPage }> = [];
-  const widgetRef = update.allocate();
-  const widget = new PdfDict([
-    ['Type', new PdfName('Annot')],
-    ['Subtype', new PdfName('Widget')],
+  const field = new PdfDict([
     ['FT', new PdfName('Sig')],
     ['T', PdfString.fromText(fieldName!)],
     ['V', sigRef],
-    ['F', 132],
   ]);
+  // The seam's widgets are found through the field's /Kids and carry no /Parent: poppler (pdfsig)
+  // reads a kid with /Parent as a field of its own, without the signature value, and would report
+  // each strip as an unsigned signature.
+  const widgetOf = (page: PdfPage, rect: number[], form: PdfRef): PdfDict =>
+    new PdfDict([
+      ['Type', new PdfName('Annot')],
+      ['Subtype', new PdfName('Widget')],
+      ['Rect', rect],
+      ['F', 132],
+      ['P', page.ref],
+      ['AP', new PdfDict([['N', form]])],
+    ]);
   const app = options.appearance;
-  let sigPage: PdfPage;
   if (app) {
-    sigPage = pageAt(pages, app.page);
+    const sigPage = pageAt(pages, app.page);
     const frame = pageFrame(sigPage);
     const w = app.width * PT_PER_MM;
     const h = app.height * PT_PER_MM;
     checkSize(app.width, app.height);
     const img = addPngImage(update, app.png);
-    widget.set('Rect', userRect(frame, app.x * PT_PER_MM, app.y * PT_PER_MM, w, h).map(round));
-    widget.set('AP', new PdfDict([['N', addImageForm(update, img, w, h, frame.rotate)]]));
-  } else {
-    sigPage = options.ridingSeam?.pages?.[0] ? pageAt(pages, options.ridingSeam.pages[0]) : pages[0]!;
-    widget.set('Rect', [0, 0, 0, 0]);
-    widget.set('AP', new PdfDict([['N', addEmptyForm(update)]]));
+    const rect = userRect(frame, app.x * PT_PER_MM, app.y * PT_PER_MM, w, h).map(round);
+    const widget = widgetOf(sigPage, rect, addImageForm(update, img, w, h, frame.rotate));
+    widgets.push({ ref: seam ? update.allocate() : fieldRef, page: sigPage });
+    update.set(widgets[0]!.ref, seam ? widget : mergeField(field, widget));
+  } else if (!seam) {
+    const sigPage = pages[0]!;
+    update.set(fieldRef, mergeField(field, widgetOf(sigPage, [0, 0, 0, 0], addEmptyForm(update))));
+    widgets.push({ ref: fieldRef, page: sigPage });
   }
-  widget.set('P', sigPage.ref);
-  update.set(widgetRef, widget);
-  widgets.push({ ref: widgetRef, page: sigPage });
 
-  // Riding seam: one signature, and on each page a locked stamp annotation showing that page's strip
-  // of the seal. The stamps sit in the signed revision, so changing them later breaks the signature's
-  // "no changes" check; validators still see exactly one signature.
-  if (options.ridingSeam) {
-    const seam = options.ridingSeam;
+  // Riding seam: one signature whose field has a widget on each page showing that page's strip of the
+  // seal. Widgets of the signature field, not free stamps: a certification (DocMDP P=2) permits later
+  // signers to add signature fields and their widgets, and a verifier counts them as the signature's.
+  if (seam) {
     checkSize(seam.width, seam.height);
     const seamPages = (seam.pages ?? pages.map((_, i) => i + 1)).map((n) => pageAt(pages, n));
     const img = addPngImage(update, seam.png);
@@ -381,25 +404,31 @@ function planSignature(doc: PdfDocument, update: IncrementalUpdate, options: Pdf
       const strip = seam.edge === 'left' ? n - 1 - i : i;
       const cu = seam.edge === 'left' ? stripW / 2 : dw - stripW / 2;
       const form = addImageForm(update, img, stripW, h, frame.rotate, fullW, strip * stripW);
-      const stamp = new PdfDict([
-        ['Type', new PdfName('Annot')],
-        ['Subtype', new PdfName('Stamp')],
-        ['Name', new PdfName('OpenSealRidingSeam')],
-        ['Rect', userRect(frame, cu, seam.y * PT_PER_MM, stripW, h).map(round)],
-        ['F', 4 | 128 | 512],
-        ['P', page.ref],
-        ['NM', PdfString.fromText(`${fieldName}-seam-${i + 1}`)],
-        ['AP', new PdfDict([['N', form]])],
-      ]);
       const ref = update.allocate();
-      update.set(ref, stamp);
+      update.set(ref, widgetOf(page, userRect(frame, cu, seam.y * PT_PER_MM, stripW, h).map(round), form));
       widgets.push({ ref, page });
     });
+    field.set(
+      'Kids',
+      widgets.map((w) => w.ref),
+    );
+    update.set(fieldRef, field);
   }
 
   for (const [pageRef, refs] of groupByPage(widgets)) addAnnots(doc, update, pageRef, refs);
-  addField(doc, update, widgetRef, options.certify ? sigRef : undefined);
+  addField(doc, update, fieldRef, options.certify ? sigRef : undefined);
   return { sigRef, fieldName: fieldName!, byteRangeAt, contentsAt, hexLength };
+}
+
+/** A field merged with its only widget (one dictionary, as most signers write it): Type, Subtype, the field, the rest. */
+function mergeField(field: PdfDict, widget: PdfDict): PdfDict {
+  const merged = new PdfDict([
+    ['Type', widget.get('Type')!],
+    ['Subtype', widget.get('Subtype')!],
+  ]);
+  for (const [k, v] of field.map) merged.set(k, v);
+  for (const [k, v] of widget.map) if (!merged.has(k)) merged.set(k, v);
+  return merged;
 }
 
 function checkSize(w: number, h: number): void {

@@ -180,7 +180,12 @@ describe('digestRanges', () => {
     const afterFirst = reads.length;
     await digestOf('SHA-256');
     expect(reads.length).toBe(afterFirst); // cached: the file is not read twice
-    await expect(digestOf('MD5' as never)).rejects.toThrow(/unsupported/);
+    await expect(digestOf('RIPEMD-160' as never)).rejects.toThrow(/unsupported/);
+    // SHAKE256 with the 512-bit output an Ed448 signature digests with (RFC 8419).
+    const joined = Buffer.concat(ranges.map(([o, l]) => Buffer.from(bytes.subarray(o, o + l))));
+    expect(Buffer.from(await digestOf('SHAKE256'))).toEqual(
+      createHash('shake256', { outputLength: 64 }).update(joined).digest(),
+    );
   });
 
   it('refuses ranges outside the source', () => {

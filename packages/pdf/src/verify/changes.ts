@@ -1,8 +1,9 @@
 import { PdfError } from '../errors';
 import { PdfDict, PdfRef, PdfStream, type PdfObject } from '../objects';
 import type { PdfDocument } from '../reader';
+import { describeAnnotation } from './annotation-content';
 import { isSignatureDictionary } from './discover';
-import { PAGE_CONTENT_KEYS, type FieldState, type RevisionModel, type Role } from './model';
+import { PAGE_CONTENT_KEYS, type AnnotState, type FieldState, type RevisionModel, type Role } from './model';
 import type { ChangeKind, SignatureChange } from './types';
 import { canonical, dictOf, sameObject } from './values';
 
@@ -10,10 +11,18 @@ export type DocMdp = 1 | 2 | 3 | undefined;
 
 /**
  * What a change needs to be permitted (ISO 32000-2 §12.8.2.2, Table 257; PAdES LTV additions are
- * allowed at every level).
+ * allowed at every level). Annotations that existed when a signature was made are part of what it
+ * signed: changing or removing them is permitted only where the certifier allowed annotations (P=3).
  */
 type Rule =
-  'new-signature' | 'new-doc-timestamp' | 'form-fill' | 'new-field' | 'annotation' | 'always' | 'never';
+  | 'new-signature'
+  | 'new-doc-timestamp'
+  | 'form-fill'
+  | 'new-field'
+  | 'annotation'
+  | 'annotation-change'
+  | 'always'
+  | 'never';
 
 export function isAllowed(rule: Rule, mdp: DocMdp): boolean {
   switch (rule) {
@@ -27,6 +36,8 @@ export function isAllowed(rule: Rule, mdp: DocMdp): boolean {
       return mdp === undefined;
     case 'annotation':
       return mdp === undefined || mdp === 3;
+    case 'annotation-change':
+      return mdp === 3;
     case 'never':
       return false;
   }
@@ -36,7 +47,37 @@ const FORM_FILL_FIELD_KEYS = new Set(['AP', 'AS', 'MK', 'DA', 'Q', 'RV', 'DS', '
 const SIGNING_FIELD_KEYS = new Set(['AP', 'AS', 'MK', 'F', 'DA', 'Ff', 'Lock', 'SV', 'P']);
 const WIDGET_FILL_KEYS = new Set(['AP', 'AS', 'MK']);
 const FORM_KEYS = new Set(['DR', 'DA', 'NeedAppearances', 'XFA', 'CO', 'Q']);
+const MERGED_FIELD_KEYS = new Set([
+  'FT',
+  'T',
+  'TU',
+  'TM',
+  'V',
+  'DV',
+  'Kids',
+  'Ff',
+  'Opt',
+  'TI',
+  'I',
+  'DA',
+  'Q',
+  'DS',
+  'RV',
+  'Lock',
+  'SV',
+]);
 const MAX_DETAILS_PER_KIND = 12;
+
+/** The fields of a change besides its revision, kind, rule and sentence. */
+type ChangeFacts = Partial<Omit<SignatureChange, 'revision' | 'kind' | 'allowed' | 'detail'>>;
+
+/** A change one revision makes, not yet judged. */
+interface Candidate {
+  kind: ChangeKind;
+  detail: string;
+  rule: Rule;
+  facts?: ChangeFacts;
+}
 
 class ChangeList {
   readonly items: SignatureChange[] = [];
@@ -45,6 +86,8 @@ class ChangeList {
   private readonly overflow = new Map<string, SignatureChange>();
 
   private readonly unreferencedCounts = new Map<string, number>();
+  /** Annotations whose appearance may still be read to tell what they show (a revision may add thousands). */
+  describable = 64;
 
   constructor(
     readonly revision: number,
@@ -63,6 +106,7 @@ class ChangeList {
       this.items.push({
         revision: this.revision,
         kind: 'other',
+        action: verb === 'added' ? 'added' : verb === 'deleted' ? 'removed' : 'changed',
         detail: `${n} unreferenced object(s) ${verb}`,
         allowed: true,
       });
@@ -71,7 +115,7 @@ class ChangeList {
     return this.items;
   }
 
-  add(kind: ChangeKind, detail: string, rule: Rule): void {
+  add(kind: ChangeKind, detail: string, rule: Rule, facts: ChangeFacts = {}): void {
     const allowed = isAllowed(rule, this.mdp);
     const note =
       kind === 'annotation' && allowed && this.mdp === undefined
@@ -84,17 +128,30 @@ class ChangeList {
     const group = `${kind}|${allowed}`;
     const n = (this.counts.get(group) ?? 0) + 1;
     this.counts.set(group, n);
+    const action = facts.action ?? 'changed';
     if (n <= MAX_DETAILS_PER_KIND) {
-      this.items.push({ revision: this.revision, kind, detail: detail + note, allowed });
+      this.items.push({ revision: this.revision, kind, ...facts, action, detail: detail + note, allowed });
       return;
     }
     let more = this.overflow.get(group);
     if (!more) {
-      more = { revision: this.revision, kind, detail: '', allowed };
+      more = { revision: this.revision, kind, action: 'changed', detail: '', allowed };
+      // A summary of many visible changes is itself visible.
+      if (facts.visible) more.visible = true;
       this.overflow.set(group, more);
       this.items.push(more);
     }
     more.detail = `and ${n - MAX_DETAILS_PER_KIND} more change(s) of this kind`;
+  }
+
+  /**
+   * Adds what one overwritten object means. An object may serve several parts of the signed revision
+   * (a form field's appearance that page content also draws): the strictest part decides, so sharing
+   * an object with a field never lets a change through that the other use forbids.
+   */
+  addStrictest(candidates: Candidate[]): void {
+    const refused = candidates.filter((c) => !isAllowed(c.rule, this.mdp));
+    for (const c of refused.length > 0 ? refused : candidates) this.add(c.kind, c.detail, c.rule, c.facts);
   }
 }
 
@@ -112,22 +169,39 @@ function quote(name: string): string {
 }
 
 /** Judges the AcroForm dictionary's own entries; fields themselves are compared one by one. */
-function diffAcroForm(list: ChangeList, before: PdfDict | undefined, after: PdfDict | undefined): void {
-  if (!before && after) {
-    list.add('signature', 'an interactive form (/AcroForm) was added', 'new-signature');
-    return;
-  }
-  if (before && !after) {
-    list.add('catalog', 'the interactive form (/AcroForm) was removed', 'never');
-    return;
-  }
+function acroFormChanges(
+  signing: boolean,
+  before: PdfDict | undefined,
+  after: PdfDict | undefined,
+): Candidate[] {
+  if (!before && after)
+    return [
+      {
+        kind: 'signature',
+        detail: 'an interactive form (/AcroForm) was added',
+        rule: 'new-signature',
+        facts: { action: 'added' },
+      },
+    ];
+  if (before && !after)
+    return [
+      {
+        kind: 'catalog',
+        detail: 'the interactive form (/AcroForm) was removed',
+        rule: 'never',
+        facts: { action: 'removed' },
+      },
+    ];
+  const out: Candidate[] = [];
   for (const key of changedKeys(before, after)) {
     if (key === 'Fields') continue;
-    if (key === 'SigFlags') list.add('signature', 'signature flags (/SigFlags) updated', 'always');
+    if (key === 'SigFlags')
+      out.push({ kind: 'signature', detail: 'signature flags (/SigFlags) updated', rule: 'always' });
     else if (FORM_KEYS.has(key))
-      list.add('form-fill', `form /${key} updated`, list.signing ? 'always' : 'form-fill');
-    else list.add('other', `form dictionary /${key} changed`, 'never');
+      out.push({ kind: 'form-fill', detail: `form /${key} updated`, rule: signing ? 'always' : 'form-fill' });
+    else out.push({ kind: 'other', detail: `form dictionary /${key} changed`, rule: 'never' });
   }
+  return out;
 }
 
 function diffCatalog(doc: PdfDocument, list: ChangeList, prev: RevisionModel, cur: RevisionModel): void {
@@ -135,32 +209,35 @@ function diffCatalog(doc: PdfDocument, list: ChangeList, prev: RevisionModel, cu
   const after = doc.catalog(cur.revision);
   for (const key of changedKeys(before, after)) {
     const what = !before.has(key) ? 'added' : !after.has(key) ? 'removed' : 'changed';
+    const action = what === 'removed' ? 'removed' : what === 'added' ? 'added' : 'changed';
     switch (key) {
       case 'AcroForm':
-        diffAcroForm(
-          list,
-          dictOf(doc, before.get('AcroForm'), prev.revision),
-          dictOf(doc, after.get('AcroForm'), cur.revision),
+        list.addStrictest(
+          acroFormChanges(
+            list.signing,
+            dictOf(doc, before.get('AcroForm'), prev.revision),
+            dictOf(doc, after.get('AcroForm'), cur.revision),
+          ),
         );
         break;
       case 'DSS':
-        list.add('dss', `validation data (/DSS) ${what} in the catalog`, 'always');
+        list.add('dss', `validation data (/DSS) ${what} in the catalog`, 'always', { action });
         break;
       case 'Extensions':
       case 'Version':
-        list.add('catalog', `catalog /${key} ${what}`, 'always');
+        list.add('catalog', `catalog /${key} ${what}`, 'always', { action });
         break;
       case 'Metadata':
       case 'PieceInfo':
       case 'MarkInfo':
       case 'StructTreeRoot':
-        list.add('other', `catalog /${key} ${what}`, 'always');
+        list.add('other', `catalog /${key} ${what}`, 'always', { action });
         break;
       case 'Perms':
-        list.add('catalog', `permissions (/Perms) ${what}`, 'never');
+        list.add('catalog', `permissions (/Perms) ${what}`, 'never', { action });
         break;
       default:
-        list.add('catalog', `catalog /${key} ${what}`, 'never');
+        list.add('catalog', `catalog /${key} ${what}`, 'never', { action });
     }
   }
   const tBefore = doc.trailer(prev.revision);
@@ -179,13 +256,13 @@ function diffPages(list: ChangeList, prev: RevisionModel, cur: RevisionModel): b
   let changed = false;
   cur.pageKeys.forEach((k, i) => {
     if (!before.has(k)) {
-      list.add('page-added', `page ${i + 1} added`, 'never');
+      list.add('page-added', `page ${i + 1} added`, 'never', { action: 'added', page: i + 1 });
       changed = true;
     }
   });
   prev.pageKeys.forEach((k, i) => {
     if (!after.has(k)) {
-      list.add('page-removed', `page ${i + 1} removed`, 'never');
+      list.add('page-removed', `page ${i + 1} removed`, 'never', { action: 'removed', page: i + 1 });
       changed = true;
     }
   });
@@ -200,22 +277,56 @@ function signingRule(field: FieldState): Rule {
   return field.docTimestamp ? 'new-doc-timestamp' : 'new-signature';
 }
 
-function diffFields(list: ChangeList, prev: RevisionModel, cur: RevisionModel): Set<string> {
+/** The first page (1-based) on which a widget of the field sits, if any. */
+function pageOfField(model: RevisionModel, fieldKey: string): number | undefined {
+  for (const [, a] of model.annots) if (a.field === fieldKey && a.page >= 0) return a.page + 1;
+  return undefined;
+}
+
+/** What the widgets of a field show on a page (visible, with an appearance that paints), if anything. */
+function fieldShows(
+  doc: PdfDocument,
+  list: ChangeList,
+  model: RevisionModel,
+  fieldKey: string,
+): ChangeFacts | undefined {
+  for (const [key, a] of model.annots) {
+    if (a.field !== fieldKey || a.page < 0 || a.hidden) continue;
+    // Past the reading budget a widget on a page counts as showing something.
+    if (list.describable-- <= 0) return { visible: true, subtype: 'Widget' };
+    const shown = describeAnnotation(doc, refOfKey(key), model.revision);
+    if (!shown.paints && !shown.text) continue;
+    const facts: ChangeFacts = { visible: true, subtype: 'Widget', image: shown.image };
+    if (shown.text) facts.text = shown.text;
+    return facts;
+  }
+  return undefined;
+}
+
+function diffFields(
+  doc: PdfDocument,
+  list: ChangeList,
+  prev: RevisionModel,
+  cur: RevisionModel,
+): Set<string> {
   const added = new Set<string>();
   for (const [key, field] of prev.fields) {
     if (cur.fields.has(key)) continue;
+    const facts: ChangeFacts = { action: 'removed', field: field.name };
     if (field.isSig) {
       list.add(
         'signature',
         `signature field ${quote(field.name)} removed${field.signed ? ' (it was signed)' : ''}`,
         'never',
+        facts,
       );
     } else {
-      list.add('form-fill', `form field ${quote(field.name)} removed`, 'never');
+      list.add('form-fill', `form field ${quote(field.name)} removed`, 'never', facts);
     }
   }
   for (const [key, field] of cur.fields) {
     const before = prev.fields.get(key);
+    const page = pageOfField(cur, key);
     if (!before) {
       added.add(key);
       if (field.isSig) {
@@ -224,29 +335,82 @@ function diffFields(list: ChangeList, prev: RevisionModel, cur: RevisionModel): 
             ? 'document timestamp'
             : 'signature'
           : 'empty signature field';
+        // An empty signature field signs nothing, yet its widget may show anything.
+        const shows = field.signed ? undefined : fieldShows(doc, list, cur, key);
+        const facts: ChangeFacts = {
+          action: 'added',
+          field: field.name,
+          ...(page ? { page } : {}),
+          ...shows,
+        };
         list.add(
           'signature',
           `${what} ${quote(field.name)} added`,
           field.signed ? signingRule(field) : 'new-signature',
+          facts,
         );
       } else {
-        list.add('form-fill', `form field ${quote(field.name)} added`, 'new-field');
+        const facts: ChangeFacts = {
+          action: 'added',
+          field: field.name,
+          ...(page ? { page } : {}),
+          ...(page ? fieldShows(doc, list, cur, key) : undefined),
+        };
+        if (field.valueText) facts.value = field.valueText;
+        list.add('form-fill', `form field ${quote(field.name)} added`, 'new-field', facts);
       }
       continue;
     }
     if (before.value === field.value) continue;
     if (field.isSig) {
+      const facts: ChangeFacts = { action: 'changed', field: field.name, ...(page ? { page } : {}) };
       if (before.signed)
-        list.add('signature', `signature field ${quote(field.name)} now holds another value`, 'never');
-      else list.add('signature', `signature field ${quote(field.name)} signed`, signingRule(field));
+        list.add('signature', `signature field ${quote(field.name)} now holds another value`, 'never', facts);
+      else list.add('signature', `signature field ${quote(field.name)} signed`, signingRule(field), facts);
     } else {
-      list.add('form-fill', `field ${quote(field.name)} filled in`, 'form-fill');
+      const facts: ChangeFacts = { action: 'changed', field: field.name, ...(page ? { page } : {}) };
+      if (field.valueText !== undefined) facts.value = field.valueText;
+      list.add('form-fill', `field ${quote(field.name)} filled in`, 'form-fill', facts);
     }
   }
   return added;
 }
 
+function refOfKey(key: string): PdfRef {
+  const [num, gen] = key.split(' ').map(Number) as [number, number];
+  return new PdfRef(num, gen);
+}
+
+/** A sentence tail quoting what an annotation shows. */
+function shownText(text: string | undefined, image: boolean): string {
+  if (text) return `: "${text}"`;
+  return image ? ' (an image)' : '';
+}
+
+/** Facts of an annotation as it stands in `revision`: page, subtype, what it shows, whether seen. */
+function annotationFacts(
+  doc: PdfDocument,
+  list: ChangeList,
+  key: string,
+  state: AnnotState,
+  revision: number,
+  action: 'added' | 'removed' | 'changed',
+): ChangeFacts {
+  // Past the reading budget an annotation counts as painting something, its text untold.
+  const shown =
+    list.describable-- > 0
+      ? describeAnnotation(doc, refOfKey(key), revision)
+      : { image: false, paints: true, text: undefined };
+  const facts: ChangeFacts = { action, page: state.page + 1, subtype: state.subtype, image: shown.image };
+  if (shown.text) facts.text = shown.text;
+  // A link without an appearance and a pop-up (the window of another annotation's text) show nothing.
+  const silent = state.subtype === 'Popup' || (state.subtype === 'Link' && !shown.paints);
+  facts.visible = !state.hidden && !silent;
+  return facts;
+}
+
 function diffAnnots(
+  doc: PdfDocument,
   list: ChangeList,
   prev: RevisionModel,
   cur: RevisionModel,
@@ -255,25 +419,59 @@ function diffAnnots(
   for (const [key, annot] of cur.annots) {
     if (prev.annots.has(key) || annot.page < 0) continue;
     const where = `on page ${annot.page + 1}`;
-    if (annot.kind === 'annot')
-      list.add('annotation', `/${annot.subtype} annotation added ${where}`, 'annotation');
-    else if (annot.field && addedFields.has(annot.field)) continue;
-    else if (annot.kind === 'sig-widget')
-      list.add('signature', `signature widget added ${where}`, 'new-signature');
-    else list.add('form-fill', `form widget added ${where}`, 'new-field');
+    if (annot.kind === 'annot') {
+      const facts = annotationFacts(doc, list, key, annot, cur.revision, 'added');
+      list.add(
+        'annotation',
+        `/${annot.subtype} annotation added ${where}${shownText(facts.text, facts.image === true)}`,
+        'annotation',
+        facts,
+      );
+    } else if (annot.field && addedFields.has(annot.field)) continue;
+    else if (annot.kind === 'sig-widget') {
+      const facts: ChangeFacts = { action: 'added', page: annot.page + 1, subtype: 'Widget' };
+      const owner = annot.field ? cur.fields.get(annot.field) : undefined;
+      if (owner) facts.field = owner.name;
+      if (!owner?.signed && !annot.hidden) {
+        const shown =
+          list.describable-- > 0 ? describeAnnotation(doc, refOfKey(key), cur.revision) : { paints: true };
+        if (shown.paints || ('text' in shown && shown.text)) facts.visible = true;
+      }
+      list.add('signature', `signature widget added ${where}`, 'new-signature', facts);
+    } else {
+      const owner = annot.field ? cur.fields.get(annot.field) : undefined;
+      const facts: ChangeFacts = {
+        action: 'added',
+        page: annot.page + 1,
+        subtype: 'Widget',
+        visible: !annot.hidden,
+      };
+      if (owner) facts.field = owner.name;
+      list.add('form-fill', `form widget added ${where}`, 'new-field', facts);
+    }
   }
   for (const [key, annot] of prev.annots) {
     if (cur.annots.has(key) || annot.page < 0) continue;
     const where = `from page ${annot.page + 1}`;
-    if (annot.kind === 'annot')
-      list.add('annotation', `/${annot.subtype} annotation removed ${where}`, 'annotation');
-    else if (annot.kind === 'sig-widget') list.add('signature', `signature widget removed ${where}`, 'never');
-    else list.add('form-fill', `form widget removed ${where}`, 'never');
+    if (annot.kind === 'annot') {
+      const facts = annotationFacts(doc, list, key, annot, prev.revision, 'removed');
+      list.add(
+        'annotation',
+        `/${annot.subtype} annotation removed ${where}${shownText(facts.text, facts.image === true)}`,
+        annot.subtype === 'Popup' ? 'annotation' : 'annotation-change',
+        facts,
+      );
+    } else if (annot.kind === 'sig-widget')
+      list.add('signature', `signature widget removed ${where}`, 'never', {
+        action: 'removed',
+        page: annot.page + 1,
+      });
+    else
+      list.add('form-fill', `form widget removed ${where}`, 'never', {
+        action: 'removed',
+        page: annot.page + 1,
+      });
   }
-}
-
-function rolesOf(prev: RevisionModel, cur: RevisionModel, num: number): Set<Role> {
-  return new Set([...(prev.roles.get(num) ?? []), ...(cur.roles.get(num) ?? [])]);
 }
 
 function fieldOf(model: RevisionModel, num: number): FieldState | undefined {
@@ -281,7 +479,317 @@ function fieldOf(model: RevisionModel, num: number): FieldState | undefined {
   return undefined;
 }
 
-/** Judges one object that a later revision added, replaced or freed. */
+function annotOf(model: RevisionModel, key: string): AnnotState | undefined {
+  return model.annots.get(key);
+}
+
+interface ObjectChange {
+  doc: PdfDocument;
+  list: ChangeList;
+  prev: RevisionModel;
+  cur: RevisionModel;
+  num: number;
+  added: boolean;
+  removed: boolean;
+  verb: 'added' | 'deleted' | 'changed';
+  before: PdfDict | undefined;
+  after: PdfDict | undefined;
+  signing: boolean;
+}
+
+/** What changing an object used by the annotations (or widgets) `owners` means, one candidate per user. */
+function annotationUse(c: ObjectChange, owners: ReadonlySet<string> | undefined, what: string): Candidate[] {
+  const out: Candidate[] = [];
+  if (!owners || owners.size === 0) {
+    // A pop-up no page lists, or the like: it shows only what its parent holds.
+    return [
+      {
+        kind: 'annotation',
+        detail: `annotation object ${c.num} ${c.verb}`,
+        rule: 'annotation',
+        facts: { action: c.removed ? 'removed' : 'changed', object: c.num },
+      },
+    ];
+  }
+  for (const owner of owners ?? []) {
+    const state = annotOf(c.prev, owner) ?? annotOf(c.cur, owner);
+    const where = state && state.page >= 0 ? ` on page ${state.page + 1}` : '';
+    const action: 'removed' | 'changed' = c.removed ? 'removed' : 'changed';
+    if (!state) {
+      out.push({
+        kind: 'other',
+        detail: `${what} of an unknown annotation ${c.verb}`,
+        rule: 'never',
+        facts: { object: c.num },
+      });
+    } else if (state.kind === 'sig-widget') {
+      const field = state.field ? c.prev.fields.get(state.field) : undefined;
+      if (field?.signed)
+        out.push({
+          kind: 'signature',
+          detail: `${what} of signed field ${quote(field.name)} ${c.verb}`,
+          rule: 'never',
+          facts: { action, field: field.name, ...(state.page >= 0 ? { page: state.page + 1 } : {}) },
+        });
+      else
+        out.push({
+          kind: 'signature',
+          detail: `${what} of a signature widget${where} updated`,
+          rule: 'new-signature',
+          facts: { action },
+        });
+    } else if (state.kind === 'widget') {
+      // A form widget's own appearance is what filling the form redraws; anything else about it is not.
+      const fill = what === 'appearance';
+      out.push({
+        kind: 'form-fill',
+        detail: `${what} of a form widget${where} ${fill ? 'updated' : c.verb}`,
+        rule: fill ? 'form-fill' : 'never',
+        facts: { action, ...(state.page >= 0 ? { page: state.page + 1 } : {}) },
+      });
+    } else {
+      const facts: ChangeFacts =
+        state.page >= 0
+          ? annotationFacts(c.doc, c.list, owner, state, c.removed ? c.prev.revision : c.cur.revision, action)
+          : { action };
+      out.push({
+        kind: 'annotation',
+        detail: `${what} of a /${state.subtype} annotation${where} ${c.verb}${shownText(facts.text, facts.image === true)}`,
+        rule: state.subtype === 'Popup' ? 'annotation' : 'annotation-change',
+        facts,
+      });
+    }
+  }
+  return out;
+}
+
+/** What changing an object means for one part it played in the previous revision. */
+function judgeRole(c: ObjectChange, role: Role): Candidate[] {
+  const { prev, cur, num, verb } = c;
+  const object = { object: num };
+  switch (role) {
+    case 'catalog':
+      return []; // the catalog comparison reports these
+    case 'content':
+      return [
+        {
+          kind: 'content',
+          detail: `object ${num} used by page content ${verb}`,
+          rule: 'never',
+          facts: object,
+        },
+      ];
+    case 'page':
+    case 'pages': {
+      if (c.added || c.removed) return []; // the page comparison reports these
+      const samePages = prev.pageKeys.join() === cur.pageKeys.join();
+      const index = cur.pageKeys.findIndex((k) => k.startsWith(`${num} `));
+      const what = role === 'page' ? `page ${index + 1}` : `page tree node ${num}`;
+      const page = role === 'page' && index >= 0 ? { page: index + 1 } : {};
+      const out: Candidate[] = [];
+      for (const key of changedKeys(c.before, c.after)) {
+        if (key === 'Annots') continue;
+        if (key === 'Kids' || key === 'Parent') {
+          if (samePages)
+            out.push({
+              kind: 'other',
+              detail: 'page tree reorganised (same pages, same order)',
+              rule: 'always',
+            });
+        } else if (key === 'Count') {
+          // The count is what many viewers trust: it must still tell the pages the tree holds.
+          const count = cur.treeCounts.get(num);
+          if (samePages && count && count.declared === count.found)
+            out.push({
+              kind: 'other',
+              detail: 'page tree reorganised (same pages, same order)',
+              rule: 'always',
+            });
+          else
+            out.push({
+              kind: 'content',
+              detail: `${what}: /Count changed to ${count?.declared ?? '?'} (the tree holds ${count?.found ?? '?'} page(s))`,
+              rule: 'never',
+              facts: object,
+            });
+        } else if (PAGE_CONTENT_KEYS.has(key)) {
+          out.push({
+            kind: 'content',
+            detail: `${what}: /${key} changed`,
+            rule: 'never',
+            facts: { ...page, object: num },
+          });
+        } else {
+          out.push({
+            kind: 'other',
+            detail: `${what}: /${key} changed (it does not change what the page shows)`,
+            rule: 'always',
+            facts: page,
+          });
+        }
+      }
+      return out;
+    }
+    case 'encrypt':
+      return [{ kind: 'other', detail: `encryption dictionary ${verb}`, rule: 'never', facts: object }];
+    case 'document': {
+      const key = cur.documentKey.get(num) ?? prev.documentKey.get(num) ?? '?';
+      return [
+        {
+          kind: 'other',
+          detail: `document-level object ${num} (under catalog /${key}) ${verb}`,
+          rule: 'never',
+          facts: object,
+        },
+      ];
+    }
+    case 'perms':
+      return [{ kind: 'catalog', detail: 'permissions (/Perms) changed', rule: 'never' }];
+    case 'sigdict':
+      if (c.added)
+        return [
+          {
+            kind: 'signature',
+            detail: `signature dictionary ${num} added`,
+            rule: 'new-signature',
+            facts: { action: 'added', object: num },
+          },
+        ];
+      return [
+        {
+          kind: 'signature',
+          detail: `signature dictionary ${num} ${verb} after signing`,
+          rule: 'never',
+          facts: object,
+        },
+      ];
+    case 'sig-field':
+    case 'field': {
+      if (c.added || c.removed) return []; // the field comparison reports these
+      const field = fieldOf(cur, num) ?? fieldOf(prev, num);
+      const wasSigned = fieldOf(prev, num)?.signed ?? false;
+      const name = field?.name ?? `object ${num}`;
+      const facts: ChangeFacts = { field: name };
+      const out: Candidate[] = [];
+      for (const key of changedKeys(c.before, c.after).filter((k) => k !== 'V' && k !== 'Kids')) {
+        if (role === 'sig-field') {
+          if (wasSigned)
+            out.push({
+              kind: 'signature',
+              detail: `signature field ${quote(name)}: /${key} changed after it was signed`,
+              rule: 'never',
+              facts,
+            });
+          else if (SIGNING_FIELD_KEYS.has(key))
+            out.push({
+              kind: 'signature',
+              detail: `signature field ${quote(name)} prepared for signing`,
+              rule: 'new-signature',
+              facts,
+            });
+          else
+            out.push({
+              kind: 'signature',
+              detail: `signature field ${quote(name)}: /${key} changed`,
+              rule: 'never',
+              facts,
+            });
+        } else if (FORM_FILL_FIELD_KEYS.has(key)) {
+          out.push({
+            kind: 'form-fill',
+            detail: `field ${quote(name)}: appearance updated`,
+            rule: 'form-fill',
+            facts,
+          });
+        } else
+          out.push({
+            kind: 'form-fill',
+            detail: `field ${quote(name)}: /${key} changed`,
+            rule: 'never',
+            facts,
+          });
+      }
+      return out;
+    }
+    case 'sig-widget':
+    case 'widget':
+    case 'annot': {
+      if (c.added) return []; // the annotation comparison reports these
+      const self = [...prev.annots].find(([k]) => k.startsWith(`${num} `));
+      if (self) {
+        // The annotation dictionary itself.
+        const [key, state] = self;
+        if (c.removed) {
+          return state.page < 0
+            ? [{ kind: 'other', detail: `annotation object ${num} deleted`, rule: 'never', facts: object }]
+            : [];
+        }
+        if (state.kind === 'annot') return annotationUse(c, new Set([key]), 'the dictionary');
+        if (state.kind === 'sig-widget') return annotationUse(c, new Set([key]), 'the widget');
+        const where = state.page >= 0 ? ` on page ${state.page + 1}` : '';
+        const page = state.page >= 0 ? { page: state.page + 1 } : {};
+        // A widget merged with its field: the field's entries are judged as the field's.
+        return changedKeys(c.before, c.after)
+          .filter((k) => !MERGED_FIELD_KEYS.has(k))
+          .map((k) =>
+            WIDGET_FILL_KEYS.has(k)
+              ? {
+                  kind: 'form-fill' as const,
+                  detail: `form widget${where}: appearance updated`,
+                  rule: 'form-fill' as const,
+                  facts: page,
+                }
+              : {
+                  kind: 'form-fill' as const,
+                  detail: `form widget${where}: /${k} changed`,
+                  rule: 'never' as const,
+                  facts: page,
+                },
+          );
+      }
+      // Something an annotation holds (its text, its action, its border…).
+      return annotationUse(c, prev.owners.get(num), 'an entry');
+    }
+    case 'appearance':
+      return annotationUse(c, prev.owners.get(num), 'appearance');
+    case 'acroform':
+      return c.added || c.removed ? [] : acroFormChanges(c.signing, c.before, c.after);
+    case 'annots':
+    case 'fields':
+      return []; // explained by the field and annotation comparisons
+    case 'field-value':
+      return [{ kind: 'form-fill', detail: `a field value ${verb}`, rule: 'form-fill' }];
+    case 'xfa':
+      return [{ kind: 'form-fill', detail: `XFA form data ${verb}`, rule: 'form-fill' }];
+    case 'form-resources':
+      return [
+        {
+          kind: 'form-fill',
+          detail: `form resources (/DR) ${verb}`,
+          rule: c.signing ? 'always' : 'form-fill',
+        },
+      ];
+    case 'dss':
+      return [{ kind: 'dss', detail: `validation data (DSS) objects ${verb}`, rule: 'always' }];
+    case 'metadata':
+      return [{ kind: 'other', detail: `XMP metadata ${verb}`, rule: 'always' }];
+    case 'info':
+      return [{ kind: 'other', detail: `document information ${verb}`, rule: 'always' }];
+    case 'struct':
+      return [{ kind: 'other', detail: `structure tree (tags) ${verb}`, rule: 'always' }];
+    case 'piece-info':
+    case 'page-extra':
+      return [
+        { kind: 'other', detail: `application data of a page or the document ${verb}`, rule: 'always' },
+      ];
+  }
+}
+
+/**
+ * Judges one object that a later revision added, replaced or freed. What the object was used for in
+ * the previous revision decides: an object that revision used is part of what a signature over it
+ * covers, and every one of its uses must permit the change.
+ */
 function classifyObject(
   doc: PdfDocument,
   list: ChangeList,
@@ -291,151 +799,39 @@ function classifyObject(
   before: PdfObject | undefined,
   after: PdfObject | undefined,
 ): void {
-  const roles = rolesOf(prev, cur, num);
   const added = before === undefined;
   const removed = after === undefined;
   const verb = added ? 'added' : removed ? 'deleted' : 'changed';
   const b = asDict(before);
   const a = asDict(after);
-
-  if (roles.has('catalog')) return;
-  if (roles.has('content')) {
-    list.add('content', `object ${num} used by page content ${verb}`, 'never');
-    return;
-  }
-  if (roles.has('page') || roles.has('pages')) {
-    if (added || removed) return; // the page comparison reports these
-    const index = cur.pageKeys.findIndex((k) => k.startsWith(`${num} `));
-    const what = roles.has('page') ? `page ${index + 1}` : `page tree node ${num}`;
-    for (const key of changedKeys(b, a)) {
-      if (key === 'Annots') continue;
-      if (key === 'Kids' || key === 'Count') {
-        if (prev.pageKeys.join() === cur.pageKeys.join()) {
-          list.add('other', 'page tree reorganised (same pages, same order)', 'always');
-        }
-      } else if (PAGE_CONTENT_KEYS.has(key)) {
-        list.add('content', `${what}: /${key} changed`, 'never');
-      } else {
-        list.add('other', `${what}: /${key} changed (it does not change what the page shows)`, 'always');
-      }
+  const used = prev.roles.get(num);
+  if (!used || used.size === 0) {
+    // New material, or an object nothing used: what refers to it now is judged where that changed.
+    if (added && a && !removed && isSignatureDictionary(a) && !cur.roles.get(num)?.has('sigdict'))
+      list.add('signature', `signature dictionary ${num} added without a field`, 'new-signature', {
+        action: 'added',
+        object: num,
+      });
+    else if (!cur.roles.has(num)) {
+      const type = (a ?? b)?.getName('Type');
+      if (type !== 'ObjStm' && type !== 'XRef') list.unreferenced(verb);
     }
     return;
   }
-  if (roles.has('encrypt')) {
-    list.add('other', `encryption dictionary ${verb}`, 'never');
-    return;
-  }
-  if (roles.has('document')) {
-    const key = cur.documentKey.get(num) ?? prev.documentKey.get(num) ?? '?';
-    list.add('other', `document-level object ${num} (under catalog /${key}) ${verb}`, 'never');
-    return;
-  }
-  if (roles.has('perms')) {
-    list.add('catalog', 'permissions (/Perms) changed', 'never');
-    return;
-  }
-  if (roles.has('sigdict') || (added && a && !removed && isSignatureDictionary(a))) {
-    if (added) {
-      if (!roles.has('sigdict'))
-        list.add('signature', `signature dictionary ${num} added without a field`, 'new-signature');
-      return;
-    }
-    list.add('signature', `signature dictionary ${num} ${verb} after signing`, 'never');
-    return;
-  }
-  if (roles.has('sig-field') || roles.has('field')) {
-    if (added || removed) return; // the field comparison reports these
-    const field = fieldOf(cur, num) ?? fieldOf(prev, num);
-    const wasSigned = fieldOf(prev, num)?.signed ?? false;
-    const name = quote(field?.name ?? `object ${num}`);
-    const keys = changedKeys(b, a).filter((k) => k !== 'V' && k !== 'Kids');
-    if (roles.has('sig-field')) {
-      for (const key of keys) {
-        if (wasSigned)
-          list.add('signature', `signature field ${name}: /${key} changed after it was signed`, 'never');
-        else if (SIGNING_FIELD_KEYS.has(key))
-          list.add('signature', `signature field ${name} prepared for signing`, 'new-signature');
-        else list.add('signature', `signature field ${name}: /${key} changed`, 'never');
-      }
-    } else {
-      for (const key of keys) {
-        if (FORM_FILL_FIELD_KEYS.has(key))
-          list.add('form-fill', `field ${name}: appearance updated`, 'form-fill');
-        else list.add('form-fill', `field ${name}: /${key} changed`, 'never');
-      }
-    }
-    return;
-  }
-  if (roles.has('sig-widget') || roles.has('widget') || roles.has('annot')) {
-    if (added) return; // the annotation comparison reports these
-    const key = `${num} `;
-    const state = [...cur.annots, ...prev.annots].find(([k]) => k.startsWith(key))?.[1];
-    const where = state && state.page >= 0 ? ` on page ${state.page + 1}` : '';
-    if (removed) {
-      if (!state || state.page < 0) list.add('other', `annotation object ${num} deleted`, 'never');
-      return;
-    }
-    if (roles.has('sig-widget')) {
-      const owner = state?.field ? prev.fields.get(state.field) : undefined;
-      if (owner?.signed)
-        list.add('signature', `widget of signed field ${quote(owner.name)} changed`, 'never');
-      else list.add('signature', `signature widget${where} updated`, 'new-signature');
-    } else if (roles.has('widget')) {
-      for (const k of changedKeys(b, a)) {
-        if (WIDGET_FILL_KEYS.has(k))
-          list.add('form-fill', `form widget${where}: appearance updated`, 'form-fill');
-        else list.add('form-fill', `form widget${where}: /${k} changed`, 'never');
-      }
-    } else {
-      list.add('annotation', `/${state?.subtype ?? '?'} annotation${where} changed`, 'annotation');
-    }
-    return;
-  }
-  if (roles.has('appearance')) {
-    if (added) return; // a new appearance comes with a new or changed annotation, reported there
-    const owner = cur.appearanceOwner.get(num) ?? prev.appearanceOwner.get(num);
-    const state = owner ? (cur.annots.get(owner) ?? prev.annots.get(owner)) : undefined;
-    if (state?.kind === 'sig-widget') {
-      const field = state.field ? prev.fields.get(state.field) : undefined;
-      if (field?.signed)
-        list.add('signature', `appearance of signed field ${quote(field.name)} ${verb}`, 'never');
-      else list.add('signature', 'appearance of a signature widget updated', 'new-signature');
-    } else if (state?.kind === 'widget') {
-      list.add('form-fill', 'appearance of a form widget updated', 'form-fill');
-    } else {
-      list.add('annotation', `appearance of an annotation ${verb}`, 'annotation');
-    }
-    return;
-  }
-  if (roles.has('acroform')) {
-    if (!added && !removed) diffAcroForm(list, b, a);
-    return;
-  }
-  if (roles.has('annots') || roles.has('fields')) return; // explained by the field and annotation comparisons
-  if (roles.has('field-value') || roles.has('xfa') || roles.has('form-resources')) {
-    const what = roles.has('xfa')
-      ? 'XFA form data'
-      : roles.has('form-resources')
-        ? 'form resources (/DR)'
-        : 'a field value';
-    const signingResources =
-      list.signing && roles.has('form-resources') && !roles.has('field-value') && !roles.has('xfa');
-    list.add('form-fill', `${what} ${verb}`, signingResources ? 'always' : 'form-fill');
-    return;
-  }
-  if (roles.has('dss')) {
-    list.add('dss', `validation data (DSS) objects ${verb}`, 'always');
-    return;
-  }
-  if (roles.has('metadata')) return list.add('other', `XMP metadata ${verb}`, 'always');
-  if (roles.has('info')) return list.add('other', `document information ${verb}`, 'always');
-  if (roles.has('struct')) return list.add('other', `structure tree (tags) ${verb}`, 'always');
-  if (roles.has('piece-info') || roles.has('page-extra')) {
-    return list.add('other', `application data of a page or the document ${verb}`, 'always');
-  }
-  const type = (a ?? b)?.getName('Type');
-  if (type === 'ObjStm' || type === 'XRef') return;
-  list.unreferenced(verb);
+  const change: ObjectChange = {
+    doc,
+    list,
+    prev,
+    cur,
+    num,
+    added,
+    removed,
+    verb,
+    before: b,
+    after: a,
+    signing: list.signing,
+  };
+  list.addStrictest([...used].flatMap((role) => judgeRole(change, role)));
 }
 
 /**
@@ -456,8 +852,8 @@ export function diffRevision(
   list.signing = [...cur.fields].some(([key, f]) => f.isSig && f.signed && !prev.fields.get(key)?.signed);
   diffCatalog(doc, list, prev, cur);
   diffPages(list, prev, cur);
-  const addedFields = diffFields(list, prev, cur);
-  diffAnnots(list, prev, cur, addedFields);
+  const addedFields = diffFields(doc, list, prev, cur);
+  diffAnnots(doc, list, prev, cur, addedFields);
 
   const section = doc.revisions[cur.revision]!;
   for (const [num, entry] of section.entries) {
@@ -477,7 +873,7 @@ export function diffRevision(
       classifyObject(doc, list, prev, cur, num, before ?? undefined, after);
     } catch (e) {
       if (e instanceof PdfError && (e.code === 'timeout' || e.code === 'too-complex')) throw e;
-      list.add('other', `object ${num} cannot be read`, 'never');
+      list.add('other', `object ${num} cannot be read`, 'never', { object: num });
     }
   }
   return list.finish();

@@ -3,10 +3,12 @@
  * next to the repository (../shared/corpus/signed); without it these tests skip with a notice.
  */
 import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseCms } from '@openseal/pki';
 import { openFileSource } from '../source';
 import { verifyPdf, type PdfVerifyReport, type SignatureReport } from './index';
 import { parseManifest, parsePdfsigReference, parsePdfsigRun, type PdfsigSignature } from './pdfsig-output';
@@ -20,11 +22,13 @@ if (present && !pdfsigInstalled)
   console.warn('notice: pdfsig is not installed; only the stored reference run is compared');
 
 /**
- * One word per signature, comparable across verifiers. 'modified' is ours only: intact bytes, but the
- * document was changed afterwards in a way the signature does not permit. 'absent' means the verifier
- * does not list that signature at all.
+ * One word per signature, comparable across verifiers, in ETSI terms. 'indeterminate': intact, but the
+ * signer is not confirmed (for pdfsig: "Signature is Valid" with any certificate status other than
+ * trusted; for us: the indeterminate verdict). 'modified' is ours only: intact bytes, but the document
+ * was changed afterwards in a way the signature does not permit. 'absent' means the verifier does not
+ * list that signature at all.
  */
-type Outcome = 'valid' | 'invalid' | 'modified' | 'unsigned' | 'absent';
+type Outcome = 'valid' | 'indeterminate' | 'invalid' | 'modified' | 'unsigned' | 'absent';
 
 interface Difference {
   /** Our 1-based signature number. */
@@ -36,7 +40,7 @@ interface Difference {
 }
 
 const DOC_TIMESTAMP =
-  'document timestamp (ETSI.RFC3161): pdfsig cannot verify these, we verify the token and its imprint';
+  'document timestamp (ETSI.RFC3161): pdfsig cannot verify these; we verify the token and its imprint, and its TSA chains to no anchor here';
 
 const DELIBERATE_DIFFERENCES: Record<string, Difference[]> = {
   'dss__BadEncodedCMS.pdf': [
@@ -50,29 +54,39 @@ const DELIBERATE_DIFFERENCES: Record<string, Difference[]> = {
     },
   ],
   'dss__dss-2058_dss-2058-LTA-test.pdf': [
-    { signature: 2, field: 'Signature2', ours: 'valid', pdfsig: 'invalid', reason: DOC_TIMESTAMP },
+    { signature: 2, field: 'Signature2', ours: 'indeterminate', pdfsig: 'invalid', reason: DOC_TIMESTAMP },
   ],
   'dss__pades-5-signatures-and-1-document-timestamp.pdf': [
-    { signature: 6, field: 'Signature6', ours: 'valid', pdfsig: 'invalid', reason: DOC_TIMESTAMP },
+    { signature: 6, field: 'Signature6', ours: 'indeterminate', pdfsig: 'invalid', reason: DOC_TIMESTAMP },
   ],
   'dss__timestamped_and_signed.pdf': [
-    { signature: 1, field: 'Signature1', ours: 'valid', pdfsig: 'invalid', reason: DOC_TIMESTAMP },
+    { signature: 1, field: 'Signature1', ours: 'indeterminate', pdfsig: 'invalid', reason: DOC_TIMESTAMP },
   ],
   'dss__dss-PLAIN-ECDSA_TeleSec_PKS_eIDAS_QES_CA_1-baseline-b.pdf': [
     {
       signature: 1,
       field: 'Signature3',
-      ours: 'valid',
+      ours: 'indeterminate',
       pdfsig: 'invalid',
       reason:
-        'plain-ECDSA (BSI TR-03111) signature: pdfsig/NSS gives "Unknown Validation Failure"; DSS (the source) says intact and valid',
+        'plain-ECDSA (BSI TR-03111) signature: pdfsig/NSS gives "Unknown Validation Failure"; DSS (the source) says intact and valid; intact for us, its signer unconfirmed without an anchor',
+    },
+  ],
+  'dss__pades-unsupported-signature-algorithm.pdf': [
+    {
+      signature: 1,
+      field: 'Signature1',
+      ours: 'indeterminate',
+      pdfsig: 'invalid',
+      reason:
+        'the signatureAlgorithm is a curve identifier (1.2.840.10045.3.1.7), no signature algorithm: the signature cannot be checked, which ETSI EN 319 102-1 makes INDETERMINATE (CRYPTO_CONSTRAINTS_FAILURE); pdfsig says "Unknown Validation Failure" and DSS "not intact"',
     },
   ],
   'pdfjs__issue17069.pdf': [
     {
       signature: 1,
       field: 'SBKrAnB9R3g9',
-      ours: 'valid',
+      ours: 'indeterminate',
       pdfsig: 'invalid',
       reason:
         'encrypted document: pdfsig cannot parse the CMS ("Unknown Validation Failure"); a signature /Contents is never encrypted and the CMS verifies; the source states no expectation',
@@ -83,7 +97,7 @@ const DELIBERATE_DIFFERENCES: Record<string, Difference[]> = {
       signature: 1,
       field: 'Signature1',
       ours: 'modified',
-      pdfsig: 'valid',
+      pdfsig: 'indeterminate',
       reason: 'a page was added after signing; pdfsig checks bytes only, DSS reports TOTAL_FAILED',
     },
   ],
@@ -92,7 +106,7 @@ const DELIBERATE_DIFFERENCES: Record<string, Difference[]> = {
       signature: 1,
       field: 'Signature1',
       ours: 'modified',
-      pdfsig: 'valid',
+      pdfsig: 'indeterminate',
       reason:
         'page content changed in later revisions; pdfsig checks bytes only, DSS flags the visual difference',
     },
@@ -122,15 +136,25 @@ interface Expectation {
   signatures?: Record<
     string,
     Partial<
-      Pick<SignatureReport, 'integrity' | 'byteRangeOk' | 'modifiedAfter' | 'verdict' | 'kind' | 'docMdp'>
+      Pick<
+        SignatureReport,
+        'integrity' | 'byteRangeOk' | 'modifiedAfter' | 'verdict' | 'kind' | 'docMdp' | 'subIndication'
+      >
     >
   >;
   count?: number;
 }
 
-/** What each source's own test asserts (MANIFEST.tsv), where it says something we can check. */
+/**
+ * What each source's own test asserts (MANIFEST.tsv), where it says something we can check. The
+ * sources validate against their own trust material; here no certificate chains to an anchor, so a
+ * signature a source calls valid is at best indeterminate (intact, signer not confirmed) for us.
+ */
 const SOURCE_EXPECTATIONS: Record<string, Expectation> = {
-  'dss__pdf-signed-original.pdf': { verdict: 'valid', signatures: { Signature1: { integrity: 'valid' } } },
+  'dss__pdf-signed-original.pdf': {
+    verdict: 'indeterminate',
+    signatures: { Signature1: { integrity: 'valid' } },
+  },
   'dss__pdf-signed-corrupted.pdf': {
     verdict: 'invalid',
     signatures: { Signature1: { byteRangeOk: false, verdict: 'invalid' } },
@@ -140,14 +164,14 @@ const SOURCE_EXPECTATIONS: Record<string, Expectation> = {
     signatures: { Signature1: { byteRangeOk: false, verdict: 'invalid' } },
   },
   'dss__hello_signed_INCSAVE_signed.pdf': {
-    verdict: 'valid',
+    verdict: 'indeterminate',
     count: 2,
     signatures: { Signature1: { integrity: 'valid' }, Signature2: { integrity: 'valid' } },
   },
   'dss__hello_signed_INCSAVE_signed_EDITED.pdf': {
     verdict: 'invalid',
     signatures: {
-      Signature1: { integrity: 'valid', verdict: 'valid' },
+      Signature1: { integrity: 'valid', verdict: 'indeterminate' },
       Signature2: { byteRangeOk: false, verdict: 'invalid' },
     },
   },
@@ -168,47 +192,49 @@ const SOURCE_EXPECTATIONS: Record<string, Expectation> = {
     },
   },
   'dss__pkcs7_sha1.pdf': {
-    verdict: 'valid',
+    verdict: 'indeterminate',
     signatures: { Signature1: { integrity: 'valid' }, Signature2: { integrity: 'valid' } },
   },
-  'dss__pkcs7.pdf': { verdict: 'valid', signatures: { SIGN1: { integrity: 'valid' } } },
+  'dss__pkcs7.pdf': { verdict: 'indeterminate', signatures: { SIGN1: { integrity: 'valid' } } },
   'dss__dss-PLAIN-ECDSA_TeleSec_PKS_eIDAS_QES_CA_1-baseline-b.pdf': {
-    verdict: 'valid',
+    verdict: 'indeterminate',
     signatures: { Signature3: { integrity: 'valid' } },
   },
   'dss__dss-2554_certified-no-change-permitted.pdf': {
-    verdict: 'valid',
+    verdict: 'indeterminate',
     signatures: { Sign993545267: { kind: 'certification', docMdp: 1, integrity: 'valid' } },
   },
   'dss__dss-2554_certified-changes-permitted.pdf': {
-    verdict: 'valid',
+    verdict: 'indeterminate',
     count: 1,
     signatures: { 'signature-test': { kind: 'certification', docMdp: 3, integrity: 'valid' } },
   },
   'dss__doc-firmado-LT.pdf': {
-    verdict: 'valid',
+    verdict: 'indeterminate',
     signatures: { Signature1: { integrity: 'valid', modifiedAfter: 'allowed' } },
   },
   'dss__timestamped_and_signed.pdf': {
-    verdict: 'valid',
+    verdict: 'indeterminate',
     signatures: { Signature1: { kind: 'document-timestamp' }, Signature2: { integrity: 'valid' } },
   },
   'dss__pdf-spoofing-attack.pdf': { verdict: 'invalid' },
+  // The source says INVALID; an algorithm that cannot be checked is INDETERMINATE by ETSI EN 319 102-1.
   'dss__pades-unsupported-signature-algorithm.pdf': {
-    verdict: 'invalid',
-    signatures: { Signature1: { integrity: 'invalid' } },
+    verdict: 'indeterminate',
+    signatures: { Signature1: { integrity: 'unknown', subIndication: 'CRYPTO_CONSTRAINTS_FAILURE' } },
   },
   'dss__BadEncodedCMS.pdf': { verdict: 'invalid' },
 };
 
 function ourOutcome(sig: SignatureReport): Outcome {
   if (sig.verdict === 'valid') return 'valid';
+  if (sig.verdict === 'indeterminate') return 'indeterminate';
   if (sig.integrity === 'valid' && sig.byteRangeOk && sig.modifiedAfter === 'disallowed') return 'modified';
   return 'invalid';
 }
 
 function pdfsigOutcome(sig: PdfsigSignature): Outcome {
-  if (sig.validation === 'valid') return 'valid';
+  if (sig.validation === 'valid') return sig.certificate === 'trusted' ? 'valid' : 'indeterminate';
   if (sig.validation === 'unsigned') return 'unsigned';
   return 'invalid';
 }
@@ -340,6 +366,50 @@ describe.skipIf(!present)('agreement with pdfsig and the sources on the third-pa
     expect(sig1.changes.filter((c) => !c.allowed).map((c) => c.detail)).toContain(
       'signature field "Sig1" removed (it was signed)',
     );
+  });
+
+  it('without trust anchors no corpus signature is valid, and every intact one names why it is not', () => {
+    for (const [file, report] of reports) {
+      for (const s of report.signatures) {
+        expect(s.verdict, `${file} ${s.field}`).not.toBe('valid');
+        if (s.verdict === 'indeterminate') {
+          expect(s.integrity === 'valid' || s.integrity === 'unknown', `${file} ${s.field}`).toBe(true);
+          expect(s.subIndication, `${file} ${s.field}`).toBeDefined();
+          expect(s.findings.some((f) => f.severity === 'indeterminate')).toBe(true);
+        }
+      }
+    }
+    const sha1 = reports.get('dss__pkcs7_sha1.pdf') as PdfVerifyReport;
+    expect(sha1.signatures[0]?.findings).toContainEqual({
+      code: 'algorithm.weak',
+      severity: 'indeterminate',
+      params: { algorithm: 'SHA-1' },
+    });
+  });
+
+  it('a PAdES B-LT signature anchored at its own root is valid: its timestamp proves the time, its DSS the status', async () => {
+    const file = join(CORPUS, 'dss__doc-firmado-LT.pdf');
+    const text = readFileSync(file).toString('latin1');
+    const roots: Uint8Array[] = [];
+    for (const m of text.matchAll(/\/Contents\s*<([0-9A-Fa-f]+)>/g)) {
+      for (const der of parseCms(Buffer.from(m[1] as string, 'hex')).certificates) {
+        const cert = new X509Certificate(der);
+        if (cert.ca && cert.subject === cert.issuer) roots.push(der);
+      }
+    }
+    expect(roots).toHaveLength(1);
+    const source = openFileSource(file);
+    try {
+      const report = await verifyPdf(source, { trust: { anchors: roots } });
+      const sig = report.signatures[0] as SignatureReport;
+      expect(report.verdict).toBe('valid');
+      expect(sig).toMatchObject({ chain: 'trusted', revocation: { status: 'good' }, verdict: 'valid' });
+      // Its certificates have expired since; the timestamp proves the signature was made before.
+      expect(sig.provenTime).toBe(sig.timestamp?.time);
+      expect(Date.parse(sig.certNotAfter as string)).toBeLessThan(Date.now());
+    } finally {
+      source.close();
+    }
   });
 
   it('reads signatures of encrypted documents and timestamps', () => {

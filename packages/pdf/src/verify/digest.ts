@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHasher, type HashName } from '@openseal/pki';
 
 /** What the verifier needs from a byte source; structurally the reader's ByteSource. */
 export interface RangeSource {
@@ -6,20 +6,26 @@ export interface RangeSource {
   read(offset: number, length: number): Uint8Array;
 }
 
-export type DigestAlgorithm = 'SHA-1' | 'SHA-256' | 'SHA-384' | 'SHA-512';
+/** Every digest the CMS verifier may ask for (MD5 and SHA-1 too: old files stay readable, reported weak). */
+export type DigestAlgorithm = HashName;
 
-const NODE_NAMES: Record<DigestAlgorithm, string> = {
-  'SHA-1': 'sha1',
-  'SHA-256': 'sha256',
-  'SHA-384': 'sha384',
-  'SHA-512': 'sha512',
-};
+const DIGESTS: ReadonlySet<string> = new Set<DigestAlgorithm>([
+  'MD5',
+  'SHA-1',
+  'SHA-256',
+  'SHA-384',
+  'SHA-512',
+  'SHA3-256',
+  'SHA3-384',
+  'SHA3-512',
+  'SHAKE256',
+]);
 
 // Large enough to keep per-call overhead negligible, small enough that a 1 GB file never sits in memory.
 const CHUNK = 1 << 20;
 
 export function isDigestAlgorithm(name: string): name is DigestAlgorithm {
-  return name in NODE_NAMES;
+  return DIGESTS.has(name);
 }
 
 /**
@@ -31,7 +37,7 @@ export function digestRanges(
   ranges: ReadonlyArray<readonly [number, number]>,
   algorithm: DigestAlgorithm,
 ): Uint8Array {
-  const hash = createHash(NODE_NAMES[algorithm]);
+  const hash = createHasher(algorithm);
   for (const [offset, length] of ranges) {
     if (offset < 0 || length < 0 || offset + length > source.size) {
       throw new RangeError(`range ${offset}+${length} lies outside the ${source.size}-byte source`);

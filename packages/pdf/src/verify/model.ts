@@ -1,5 +1,5 @@
 import { PdfError } from '../errors';
-import { PdfDict, PdfRef, PdfStream, type PdfObject } from '../objects';
+import { PdfDict, PdfName, PdfRef, PdfStream, PdfString, type PdfObject } from '../objects';
 import type { PdfDocument } from '../reader';
 import { arrayOf, asName, asText, canonical } from './values';
 
@@ -37,6 +37,8 @@ export interface FieldState {
   isSig: boolean;
   /** Canonical text of /V as written (a reference for signature fields). */
   value: string;
+  /** /V as a reader sees it (text, a name, the choices joined), for reports. */
+  valueText?: string;
   signed: boolean;
   docTimestamp: boolean;
 }
@@ -47,14 +49,21 @@ export interface AnnotState {
   subtype: string;
   /** Object key of the field a widget belongs to. */
   field?: string;
+  /** /F has Hidden or NoView: a viewer does not show it. */
+  hidden: boolean;
 }
 
 /** One revision seen as a document: which object plays which part. */
 export interface RevisionModel {
   revision: number;
   roles: Map<number, Set<Role>>;
-  /** Appearance objects: the annotation (object key) they draw. */
-  appearanceOwner: Map<number, string>;
+  /**
+   * Objects an annotation reaches (its appearance, its other entries): every annotation (object key)
+   * that uses them, so that an object two annotations share is judged for both.
+   */
+  owners: Map<number, Set<string>>;
+  /** Page tree nodes: the /Count they declare and the pages actually found below them. */
+  treeCounts: Map<number, { declared: number | undefined; found: number }>;
   /** Document-level objects: the catalog key they hang from. */
   documentKey: Map<number, string>;
   pageKeys: string[];
@@ -91,6 +100,12 @@ const PAGE_STRUCTURE_KEYS = new Set(['Parent', 'Annots', 'Type', 'Kids', 'Count'
 // Keys never followed while walking: back-pointers to the tree or to pages.
 const BACK_POINTERS = new Set(['Parent', 'P', 'Pg', 'IRT', 'Popup']);
 const DEFAULT_BUDGET = 2_000_000;
+const ANNOT_HIDDEN = 2;
+const ANNOT_NO_VIEW = 32;
+// Annotation entries walked on their own (appearance) or not at all (pointers back or to other annotations).
+const ANNOT_OWN_WALK = new Set(['AP', 'MK', 'Parent', 'P', 'Popup', 'IRT', 'Type', 'Subtype']);
+// Entries of a field dictionary merged into its widget.
+const FIELD_KEYS = new Set(['FT', 'T', 'TU', 'TM', 'V', 'DV', 'Kids', 'Ff', 'Opt', 'TI', 'I', 'Lock', 'SV']);
 
 class Budget extends Error {}
 
@@ -98,7 +113,8 @@ export function computeModel(doc: PdfDocument, revision: number, budget = DEFAUL
   const model: RevisionModel = {
     revision,
     roles: new Map(),
-    appearanceOwner: new Map(),
+    owners: new Map(),
+    treeCounts: new Map(),
     documentKey: new Map(),
     pageKeys: [],
     fields: new Map(),
@@ -129,6 +145,12 @@ export function computeModel(doc: PdfDocument, revision: number, budget = DEFAUL
    * Marks everything reachable from `start` with `role`. `stopAtMarked` keeps a broad walk (structure
    * tree, outlines) from claiming objects that a more specific walk already explained.
    */
+  const own = (num: number, owner: string): void => {
+    let set = model.owners.get(num);
+    if (!set) model.owners.set(num, (set = new Set()));
+    set.add(owner);
+  };
+
   const walk = (
     start: PdfObject | undefined,
     role: Role,
@@ -141,11 +163,19 @@ export function computeModel(doc: PdfDocument, revision: number, budget = DEFAUL
       if (obj instanceof PdfRef) {
         if (visited.has(obj.num)) continue;
         visited.add(obj.num);
-        if (opts.stopAtMarked && model.roles.has(obj.num)) continue;
+        if (opts.stopAtMarked && model.roles.has(obj.num)) {
+          // An object another walk explained still counts this annotation among its users.
+          if (opts.owner) own(obj.num, opts.owner);
+          continue;
+        }
+        const target = resolve(obj);
+        const type = (target instanceof PdfDict ? target : undefined)?.getName('Type');
+        // Pages belong to the page walk: a link's destination does not make a page part of the link.
+        if ((type === 'Page' || type === 'Pages') && obj !== start) continue;
+        if (opts.owner) own(obj.num, opts.owner);
         add(obj.num, role);
-        if (opts.owner && !model.appearanceOwner.has(obj.num)) model.appearanceOwner.set(obj.num, opts.owner);
         if (opts.docKey && !model.documentKey.has(obj.num)) model.documentKey.set(obj.num, opts.docKey);
-        obj = resolve(obj);
+        obj = target;
       } else if (++visits > budget) throw new Budget();
       const d = obj instanceof PdfStream ? obj.dict : obj instanceof PdfDict ? obj : undefined;
       if (d) {
@@ -173,14 +203,15 @@ export function computeModel(doc: PdfDocument, revision: number, budget = DEFAUL
 
     // Pages and what they show.
     const seenNodes = new Set<string>();
-    const walkPages = (node: PdfObject | undefined, depth: number): void => {
+    /** Walks a page tree node; answers the number of pages found below it. */
+    const walkPages = (node: PdfObject | undefined, depth: number): number => {
       if (depth > 64) throw new Budget();
       if (node instanceof PdfRef) {
-        if (seenNodes.has(node.key())) return;
+        if (seenNodes.has(node.key())) return 0;
         seenNodes.add(node.key());
       }
       const d = dict(node);
-      if (!d) return;
+      if (!d) return 0;
       const kids = resolve(d.get('Kids'));
       const isTree = d.getName('Type') === 'Pages' || (d.getName('Type') !== 'Page' && Array.isArray(kids));
       markRef(node, isTree ? 'pages' : 'page');
@@ -190,14 +221,23 @@ export function computeModel(doc: PdfDocument, revision: number, budget = DEFAUL
       }
       if (isTree) {
         markRef(d.get('Kids'), 'pages');
-        if (Array.isArray(kids)) for (const kid of kids) walkPages(kid, depth + 1);
-        return;
+        let found = 0;
+        if (Array.isArray(kids)) for (const kid of kids) found += walkPages(kid, depth + 1);
+        if (node instanceof PdfRef) {
+          const declared = resolve(d.get('Count'));
+          model.treeCounts.set(node.num, {
+            declared: typeof declared === 'number' ? declared : undefined,
+            found,
+          });
+        }
+        return found;
       }
-      if (!(node instanceof PdfRef)) return;
+      if (!(node instanceof PdfRef)) return 0;
       const pageIndex = model.pageKeys.length;
       model.pageKeys.push(node.key());
       markRef(d.get('Annots'), 'annots');
       for (const annot of arrayOf(doc, d.get('Annots'), revision)) markAnnot(annot, pageIndex);
+      return 1;
     };
 
     const isSigField = (start: PdfDict): { sig: boolean; field?: PdfRef } => {
@@ -218,7 +258,9 @@ export function computeModel(doc: PdfDocument, revision: number, budget = DEFAUL
       const d = dict(annot);
       if (!d) return;
       const subtype = asName(resolve(d.get('Subtype'))) ?? '(none)';
-      let state: AnnotState = { page: pageIndex, kind: 'annot', subtype };
+      const flags = resolve(d.get('F'));
+      const hidden = typeof flags === 'number' && (flags & (ANNOT_HIDDEN | ANNOT_NO_VIEW)) !== 0;
+      let state: AnnotState = { page: pageIndex, kind: 'annot', subtype, hidden };
       if (subtype === 'Widget') {
         const merged = d.has('FT') || d.has('T');
         const { sig, field } = isSigField(d);
@@ -227,28 +269,21 @@ export function computeModel(doc: PdfDocument, revision: number, budget = DEFAUL
           kind: sig ? 'sig-widget' : 'widget',
           subtype,
           field: merged ? annot.key() : field?.key(),
+          hidden,
         };
       }
       if (!model.annots.has(annot.key())) model.annots.set(annot.key(), state);
       add(annot.num, state.kind);
+      own(annot.num, annot.key());
       walk(d.get('AP'), 'appearance', { owner: annot.key() });
       walk(d.get('MK'), 'appearance', { owner: annot.key() });
       const popup = d.get('Popup');
       if (popup instanceof PdfRef) add(popup.num, 'annot');
-      for (const key of [
-        'A',
-        'AA',
-        'RC',
-        'BS',
-        'Border',
-        'C',
-        'IC',
-        'QuadPoints',
-        'InkList',
-        'Vertices',
-        'FS',
-      ]) {
-        walk(d.get(key), 'annot', { stopAtMarked: true });
+      // Everything else the annotation holds (its text, rich text, actions, borders…) is part of what
+      // it shows or does; field entries of a merged widget are the form's, walked with the field.
+      for (const [key, value] of d.map) {
+        if (ANNOT_OWN_WALK.has(key) || (subtype === 'Widget' && FIELD_KEYS.has(key))) continue;
+        walk(value, 'annot', { stopAtMarked: true, owner: annot.key() });
       }
     };
 
@@ -296,10 +331,12 @@ export function computeModel(doc: PdfDocument, revision: number, budget = DEFAUL
           walk(d.get('DV'), 'field-value');
         }
         const sigDict = resolved instanceof PdfDict ? resolved : undefined;
+        const valueText = isSig ? undefined : readableValue(resolved);
         model.fields.set(node.key(), {
           name: name || '(unnamed)',
           isSig,
           value: canonical(v),
+          ...(valueText !== undefined ? { valueText } : {}),
           signed: isSig && sigDict !== undefined,
           docTimestamp:
             sigDict !== undefined &&
@@ -311,15 +348,25 @@ export function computeModel(doc: PdfDocument, revision: number, budget = DEFAUL
           if (!(w instanceof PdfRef)) continue;
           const wd = dict(w);
           if (!wd || (wd.getName('Subtype') !== 'Widget' && !wd.has('Rect'))) continue;
-          add(w.num, isSig ? 'sig-widget' : 'widget');
-          if (!model.annots.has(w.key())) {
+          const kind = isSig ? 'sig-widget' : 'widget';
+          own(w.num, w.key());
+          const seen = model.annots.get(w.key());
+          if (!seen) {
             model.annots.set(w.key(), {
               page: -1,
-              kind: isSig ? 'sig-widget' : 'widget',
+              kind,
               subtype: 'Widget',
               field: node.key(),
+              hidden: false,
             });
+          } else if (seen.field === undefined) {
+            // A widget without /Parent (as some signers write the widgets of one field): only the
+            // field's /Kids tell whose it is, so the page walk could not.
+            model.roles.get(w.num)?.delete(seen.kind);
+            seen.kind = kind;
+            seen.field = node.key();
           }
+          add(w.num, kind);
           walk(wd.get('AP'), 'appearance', { owner: w.key() });
         }
       };
@@ -355,4 +402,17 @@ export function computeModel(doc: PdfDocument, revision: number, budget = DEFAUL
     }
   }
   return model;
+}
+
+/** A field value as a reader sees it: text, a name, or choices joined; at most 500 characters. */
+function readableValue(v: PdfObject): string | undefined {
+  let text: string | undefined;
+  if (v instanceof PdfString) text = v.text();
+  else if (v instanceof PdfName) text = v.name;
+  else if (Array.isArray(v))
+    text = v
+      .map((x) => (x instanceof PdfString ? x.text() : x instanceof PdfName ? x.name : ''))
+      .filter(Boolean)
+      .join(', ');
+  return text === undefined ? undefined : text.slice(0, 500);
 }

@@ -30,6 +30,7 @@ Signature #1:
 Signature #2:
   - Signature Field Name: T
   - Signature Validation: Signature is Valid.
+  - Certificate Validation: Certificate issuer isn't Trusted.
 [exit=2]
 `;
 
@@ -52,6 +53,7 @@ describe('pdfsig output', () => {
     expect(a?.signatures[2]?.totalDocumentSigned).toBe(true);
     expect(pdfsigRangesToByteRange(a?.signatures[0]?.ranges ?? [])).toEqual([0, 18801, 37747, 113379]);
     expect(runs.get('b.pdf')?.signatures.map((s) => s.validation)).toEqual(['unknown-failure', 'valid']);
+    expect(runs.get('b.pdf')?.signatures.map((s) => s.certificate)).toEqual([undefined, 'untrusted']);
     expect(runs.get('b.pdf')?.exitCode).toBe(2);
   });
 

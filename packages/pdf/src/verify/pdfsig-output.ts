@@ -25,6 +25,9 @@ export interface PdfsigSignature {
   totalDocumentSigned?: boolean;
   validation: PdfsigValidation;
   validationText?: string;
+  /** pdfsig's "Certificate Validation" line, when it checked the certificate. */
+  certificate?: 'trusted' | 'untrusted' | 'unknown-issuer' | 'expired' | 'revoked' | 'other';
+  certificateText?: string;
 }
 
 export interface PdfsigFileResult {
@@ -42,6 +45,15 @@ function classifyValidation(text: string): PdfsigValidation {
   if (/Document isn't signed or corrupted data/i.test(text)) return 'decoding-error';
   if (/Signature has not yet been verified|Generic Error/i.test(text)) return 'generic-error';
   return 'none';
+}
+
+function classifyCertificate(text: string): NonNullable<PdfsigSignature['certificate']> {
+  if (/Certificate is Trusted/i.test(text)) return 'trusted';
+  if (/issuer isn't Trusted/i.test(text)) return 'untrusted';
+  if (/issuer is unknown/i.test(text)) return 'unknown-issuer';
+  if (/has Expired/i.test(text)) return 'expired';
+  if (/has been Revoked/i.test(text)) return 'revoked';
+  return 'other';
 }
 
 /** Parses the `Signature #n:` blocks of one pdfsig run. */
@@ -70,6 +82,9 @@ export function parsePdfsigRun(text: string): PdfsigSignature[] {
       } else if (key === 'Signature Validation') {
         current.validation = classifyValidation(value);
         current.validationText = value;
+      } else if (key === 'Certificate Validation') {
+        current.certificate = classifyCertificate(value);
+        current.certificateText = value;
       }
       continue;
     }

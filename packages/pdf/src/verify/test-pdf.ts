@@ -8,7 +8,7 @@ import { createHash, webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import * as x509 from '@peculiar/x509';
-import { buildTimeStampToken, type KeyHandle } from '@openseal/pki';
+import { buildCrl, buildTimeStampToken, type KeyHandle } from '@openseal/pki';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
@@ -66,6 +66,8 @@ export class TestPdf {
   catalogEntries = new Map<string, string>();
   /** Extra AcroForm entries (e.g. /SigFlags). */
   acroFormEntries = new Map<string, string>();
+  /** Extra page resources by page index, e.g. `/XObject << /Fm1 9 0 R >>`. */
+  pageResources = new Map<number, string>();
   bytes: Uint8Array = new Uint8Array(0);
   revisions = 0;
 
@@ -124,9 +126,23 @@ export class TestPdf {
     this.stagePages();
   }
 
-  setPageText(index: number, text: string): void {
+  setPageText(index: number, text: string, extra = ''): void {
     const page = this.page(index);
-    this.set(page.contents, { body: '<< >>', stream: `BT /F1 24 Tf 72 720 Td (${text}) Tj ET` });
+    this.set(page.contents, { body: '<< >>', stream: `BT /F1 24 Tf 72 720 Td (${text}) Tj ET${extra}` });
+  }
+
+  /** Adds page resources (e.g. `/XObject << /Fm1 9 0 R >>`) to a page. */
+  setPageResources(index: number, resources: string): void {
+    this.pageResources.set(index, resources);
+    this.stagePage(index);
+  }
+
+  /** Adds an annotation dictionary (written as given) to a page; returns its object number. */
+  addAnnotation(pageIndex: number, body: string): number {
+    const num = this.alloc();
+    this.set(num, body);
+    this.addAnnot(pageIndex, num);
+    return num;
   }
 
   page(index: number): PageModel {
@@ -255,7 +271,7 @@ export class TestPdf {
     this.set(
       page.num,
       `<< /Type /Page /Parent ${this.pagesNum} 0 R /MediaBox [0 0 595 842] /Contents ${page.contents} 0 R ` +
-        `/Resources << /Font << /F1 ${this.font} 0 R >> >>${annots} >>`,
+        `/Resources << /Font << /F1 ${this.font} 0 R >> ${this.pageResources.get(index) ?? ''}>>${annots} >>`,
     );
   }
 
@@ -290,6 +306,32 @@ export interface TestPki {
   signer: TestIdentity;
   /** A time-stamping unit (critical id-kp-timeStamping) issued by the same root. */
   tsa: TestIdentity;
+  /** A CRL of the root that revokes nobody: with it, revocation is known to be good. */
+  crl: Uint8Array;
+}
+
+function keyHandleOf(identity: TestIdentity): KeyHandle {
+  return {
+    id: `test-${identity.name}`,
+    algorithm: 'RSA-2048',
+    publicKeySpki: new Uint8Array(x509Certificate(identity.certificate).publicKey.rawData),
+    sign: async (data) =>
+      new Uint8Array(await webcrypto.subtle.sign('RSASSA-PKCS1-v1_5', identity.privateKey, data)),
+  };
+}
+
+/** A CRL signed by the test root, revoking the certificates given by serial (hex). */
+export async function createTestCrl(
+  root: TestIdentity,
+  revoked: Array<{ serialHex: string; revokedAt: Date }> = [],
+): Promise<Uint8Array> {
+  return buildCrl({
+    issuer: { certificate: root.certificate, key: keyHandleOf(root) },
+    thisUpdate: new Date(Date.now() - 60_000),
+    nextUpdate: new Date(Date.now() + 86_400_000),
+    crlNumber: 1 + revoked.length,
+    revoked: revoked.map((r) => ({ ...r, reason: 'keyCompromise' as const })),
+  });
 }
 
 const RSA: webcrypto.RsaHashedKeyGenParams = {
@@ -363,17 +405,19 @@ export async function createTestPki(signerName = 'Test Signer'): Promise<TestPki
       await x509.AuthorityKeyIdentifierExtension.create(root),
     ],
   });
+  const rootIdentity: TestIdentity = {
+    certificate: new Uint8Array(root.rawData),
+    privateKey: rootKeys.privateKey,
+    name: 'OpenSeal Test Root',
+  };
   return {
     tsa: {
       certificate: new Uint8Array(tsa.rawData),
       privateKey: tsaKeys.privateKey,
       name: 'OpenSeal Test TSA',
     },
-    root: {
-      certificate: new Uint8Array(root.rawData),
-      privateKey: rootKeys.privateKey,
-      name: 'OpenSeal Test Root',
-    },
+    root: rootIdentity,
+    crl: await createTestCrl(rootIdentity),
     signer: {
       certificate: new Uint8Array(signer.rawData),
       privateKey: signerKeys.privateKey,
@@ -545,14 +589,7 @@ export async function timestampTestPdf(
   options: { tsa: TestIdentity; fieldName: string; time?: Date },
 ): Promise<{ bytes: Uint8Array; sig: number; field: number }> {
   const genTime = options.time ?? new Date();
-  const publicKeySpki = new Uint8Array(x509Certificate(options.tsa.certificate).publicKey.rawData);
-  const key: KeyHandle = {
-    id: 'test-tsa',
-    algorithm: 'RSA-2048',
-    publicKeySpki,
-    sign: async (data) =>
-      new Uint8Array(await webcrypto.subtle.sign('RSASSA-PKCS1-v1_5', options.tsa.privateKey, data)),
-  };
+  const key = keyHandleOf(options.tsa);
   return addSignature(pdf, {
     fieldName: options.fieldName,
     rect: [0, 0, 0, 0],

@@ -31,9 +31,11 @@ afterAll(() => {
 });
 
 const trust = () => ({ anchors: [pki.root.certificate, other.root.certificate] });
+/** The roots' CRLs: revocation is known (good), as the platform knows it for its own certificates. */
+const revocation = () => ({ crls: [pki.crl, other.crl] });
 
 async function verify(bytes: Uint8Array): Promise<PdfVerifyReport> {
-  return verifyPdf(bytes, { trust: trust() });
+  return verifyPdf(bytes, { trust: trust(), revocation: revocation() });
 }
 
 function only(report: PdfVerifyReport, field: string): SignatureReport {
@@ -75,28 +77,55 @@ describe('verifyPdf on hand-made documents', () => {
       signedRevision: 1,
       modifiedAfter: 'none',
       chain: 'trusted',
+      revocation: { status: 'good' },
       verdict: 'valid',
       reasons: [],
     });
+    // No timestamp: noted, not decisive.
+    expect(sig.findings).toEqual([{ code: 'timestamp.none', severity: 'info' }]);
+    expect(sig.subIndication).toBeUndefined();
+    expect(report.findings).toEqual([]);
     expect(sig.docMdp).toBeUndefined();
     expect(sig.chainSubjects.join('|')).toMatch(/OpenSeal Test Root/);
 
+    // An unknown CA is not a broken signature, but its signer is not confirmed: indeterminate, never valid.
     const untrusted = await verifyPdf(bytes, { trust: { anchors: [] } });
-    expect(untrusted.signatures[0]?.chain).toBe('untrusted');
-    expect(untrusted.verdict).toBe('valid'); // an unknown CA is not a broken signature
+    expect(untrusted.signatures[0]).toMatchObject({
+      chain: 'untrusted',
+      integrity: 'valid',
+      verdict: 'indeterminate',
+      subIndication: 'NO_CERTIFICATE_CHAIN_FOUND',
+    });
+    expect(untrusted.verdict).toBe('indeterminate');
+    expect(untrusted.findings).toEqual([
+      {
+        code: 'document.signatureIndeterminate',
+        severity: 'indeterminate',
+        params: { field: 'Approval', signer: 'Alice Signer' },
+      },
+    ]);
+
+    // Trusted, but nothing tells whether the certificate is revoked: indeterminate too.
+    const unknown = await verifyPdf(bytes, { trust: trust() });
+    expect(unknown.signatures[0]).toMatchObject({ verdict: 'indeterminate', subIndication: 'TRY_LATER' });
 
     const cli = summarizeForCli(report);
     expect(cli).toEqual({
       verdict: 'valid',
+      findings: [],
       signatures: [
         {
           field: 'Approval',
           signer: 'Alice Signer',
+          signerIssuer: 'CN=OpenSeal Test Root, O=OpenSeal Tests',
+          verdict: 'valid',
           integrity: 'valid',
           coversWholeDocument: true,
           chain: 'trusted',
           timestamp: null,
           modifiedAfter: 'none',
+          findings: [{ code: 'timestamp.none', severity: 'info' }],
+          changes: [],
         },
       ],
     });
@@ -147,7 +176,8 @@ describe('verifyPdf on hand-made documents', () => {
     expect(sig.byteRangeOk).toBe(true);
     expect(sig.integrity).toBe('invalid');
     expect(sig.verdict).toBe('invalid');
-    expect(sig.reasons.join('\n')).toMatch(/signature does not verify/);
+    expect(sig.subIndication).toBe('HASH_FAILURE');
+    expect(sig.reasons.join('\n')).toMatch(/signed content was changed after signing/);
   });
 
   it('a CMS made for other bytes is reported invalid', async () => {
@@ -203,21 +233,44 @@ describe('verifyPdf on hand-made documents', () => {
     expect(sig.verdict).toBe('valid');
   });
 
-  it('without certification: form filling is allowed, a new note is allowed with a remark', async () => {
+  it('without certification: form filling keeps it valid; a note added later is allowed but not confirmed', async () => {
     const pdf = new TestPdf();
     const field = pdf.addTextField(0, 'name');
     pdf.commit();
     await signTestPdf(pdf, { identity: pki.signer, fieldName: 'Sig' });
     pdf.set(field, pdf.get(field).body.replace('/T (name)', '/T (name) /V (Alice)'));
-    pdf.commit();
+    const filled = only(await verify(pdf.commit()), 'Sig');
+    expect(filled.modifiedAfter).toBe('allowed');
+    expect(filled.changes.find((c) => c.kind === 'form-fill')).toMatchObject({
+      action: 'changed',
+      field: 'name',
+      value: 'Alice',
+      page: 1,
+      allowed: true,
+    });
+    expect(filled.changes.find((c) => c.kind === 'form-fill')?.detail).toMatch(/"name" filled in/);
+    expect(filled.verdict).toBe('valid');
+
     pdf.addNote(0, 'looks good');
     const sig = only(await verify(pdf.commit()), 'Sig');
     expect(sig.modifiedAfter).toBe('allowed');
-    expect(sig.changes.find((c) => c.kind === 'form-fill')?.detail).toMatch(/"name" filled in/);
     const note = sig.changes.find((c) => c.kind === 'annotation');
-    expect(note?.allowed).toBe(true);
+    expect(note).toMatchObject({
+      action: 'added',
+      subtype: 'Text',
+      page: 1,
+      text: 'looks good',
+      visible: true,
+      allowed: true,
+    });
     expect(note?.detail).toMatch(/no certification/);
-    expect(sig.verdict).toBe('valid');
+    expect(sig.verdict).toBe('indeterminate');
+    expect(sig.subIndication).toBe('UNCONFIRMED_MODIFICATION');
+    expect(sig.findings).toContainEqual({
+      code: 'changes.visibleAnnotation',
+      severity: 'indeterminate',
+      params: { page: 1, subtype: 'Text', text: 'looks good' },
+    });
   });
 
   it('DocMDP P=1: a further signature is disallowed, validation data (DSS) is allowed', async () => {
@@ -416,6 +469,142 @@ describe('verifyPdf on hand-made documents', () => {
     const cert = only(report, 'Cert');
     expect(cert.modifiedAfter).toBe('allowed');
     expect(report.verdict).toBe('valid');
+  });
+
+  it('a form field sharing an object with page content: overwriting it is disallowed, filling alone is not', async () => {
+    for (const docMdp of [undefined, 2] as const) {
+      const pdf = new TestPdf();
+      // One form XObject that the page content draws and that is also the field's appearance.
+      const form = pdf.alloc();
+      pdf.set(form, {
+        body: `<< /Type /XObject /Subtype /Form /BBox [0 0 300 30] /Resources << /Font << /F1 ${pdf.font} 0 R >> >> >>`,
+        stream: 'BT /F1 12 Tf 2 10 Td (Amount: 100 EUR) Tj ET',
+      });
+      pdf.setPageResources(0, `/XObject << /Fm1 ${form} 0 R >>`);
+      pdf.setPageText(0, 'Contract', ' q 1 0 0 1 72 500 cm /Fm1 Do Q');
+      const field = pdf.addTextField(0, 'amount', '100 EUR');
+      pdf.set(field, pdf.get(field).body.replace(/>>\s*$/, ` /AP << /N ${form} 0 R >> >>`));
+      pdf.commit();
+      await signTestPdf(pdf, { identity: pki.signer, fieldName: 'Sig', ...(docMdp ? { docMdp } : {}) });
+      // "Filling" the field rewrites the shared appearance: the page now shows another amount.
+      pdf.set(form, {
+        body: `<< /Type /XObject /Subtype /Form /BBox [0 0 300 30] /Resources << /Font << /F1 ${pdf.font} 0 R >> >> >>`,
+        stream: 'BT /F1 12 Tf 2 10 Td (Amount: 1,000,000 EUR) Tj ET',
+      });
+      pdf.set(field, pdf.get(field).body.replace('(100 EUR)', '(1,000,000 EUR)'));
+      const report = await verify(pdf.commit());
+      const sig = only(report, 'Sig');
+      expect(sig.integrity).toBe('valid');
+      expect(sig.verdict, `P=${docMdp}`).toBe('invalid');
+      expect(sig.subIndication).toBe('DISALLOWED_MODIFICATION');
+      expect(disallowed(sig)).toContainEqual(
+        expect.objectContaining({
+          kind: 'content',
+          object: form,
+          detail: `object ${form} used by page content changed`,
+        }),
+      );
+      // The value itself is reported as a form fill, with the new value.
+      expect(sig.changes).toContainEqual(
+        expect.objectContaining({
+          kind: 'form-fill',
+          field: 'amount',
+          value: '1,000,000 EUR',
+          allowed: true,
+        }),
+      );
+    }
+  });
+
+  it('an annotation that existed at signing: overwriting its appearance is disallowed unless P=3', async () => {
+    for (const docMdp of [undefined, 2, 3] as const) {
+      const pdf = new TestPdf();
+      const ap = pdf.alloc();
+      pdf.set(ap, {
+        body: `<< /Type /XObject /Subtype /Form /BBox [0 0 200 40] /Resources << /Font << /F1 ${pdf.font} 0 R >> >> >>`,
+        stream: 'BT /F1 18 Tf 4 12 Td (APPROVED) Tj ET',
+      });
+      pdf.addAnnotation(
+        0,
+        `<< /Type /Annot /Subtype /Stamp /Rect [300 600 500 640] /F 4 /AP << /N ${ap} 0 R >> >>`,
+      );
+      pdf.commit();
+      await signTestPdf(pdf, { identity: pki.signer, fieldName: 'Sig', ...(docMdp ? { docMdp } : {}) });
+      pdf.set(ap, {
+        body: `<< /Type /XObject /Subtype /Form /BBox [0 0 200 40] /Resources << /Font << /F1 ${pdf.font} 0 R >> >> >>`,
+        stream: 'BT /F1 18 Tf 4 12 Td (REJECTED) Tj ET',
+      });
+      const sig = only(await verify(pdf.commit()), 'Sig');
+      const change = sig.changes.find((c) => c.kind === 'annotation');
+      expect(change, `P=${docMdp}`).toMatchObject({
+        subtype: 'Stamp',
+        page: 1,
+        text: 'REJECTED',
+        action: 'changed',
+      });
+      if (docMdp === 3) {
+        expect(change?.allowed).toBe(true);
+        expect(sig.verdict).toBe('indeterminate');
+        expect(sig.findings.map((f) => f.code)).toContain('changes.annotationChanged');
+      } else {
+        expect(change?.allowed).toBe(false);
+        expect(sig.verdict).toBe('invalid');
+      }
+    }
+  });
+
+  it('a page tree whose /Count no longer tells its pages is disallowed', async () => {
+    const pdf = new TestPdf({ pages: 2 });
+    pdf.commit();
+    await signTestPdf(pdf, { identity: pki.signer, fieldName: 'Sig' });
+    pdf.set(pdf.pagesNum, pdf.get(pdf.pagesNum).body.replace('/Count 2', '/Count 1'));
+    const sig = only(await verify(pdf.commit()), 'Sig');
+    expect(sig.verdict).toBe('invalid');
+    expect(disallowed(sig).map((c) => c.detail)).toEqual([
+      `page tree node ${pdf.pagesNum}: /Count changed to 1 (the tree holds 2 page(s))`,
+    ]);
+  });
+
+  it('an empty signature field added later with a visible appearance is not a plain valid', async () => {
+    const pdf = new TestPdf();
+    pdf.commit();
+    await signTestPdf(pdf, { identity: pki.signer, fieldName: 'Sig' });
+    const ap = pdf.alloc();
+    pdf.set(ap, {
+      body: `<< /Type /XObject /Subtype /Form /BBox [0 0 200 40] /Resources << /Font << /F1 ${pdf.font} 0 R >> >> >>`,
+      stream: 'BT /F1 18 Tf 4 12 Td (PAID IN FULL) Tj ET',
+    });
+    const empty = pdf.addAnnotation(
+      0,
+      `<< /Type /Annot /Subtype /Widget /FT /Sig /T (Later) /Rect [300 600 500 640] /F 4 /P ${pdf.page(0).num} 0 R /AP << /N ${ap} 0 R >> >>`,
+    );
+    pdf.addField(empty);
+    const sig = only(await verify(pdf.commit()), 'Sig');
+    expect(sig.modifiedAfter).toBe('allowed');
+    expect(sig.verdict).toBe('indeterminate');
+    expect(sig.findings).toContainEqual({
+      code: 'changes.visibleAnnotation',
+      severity: 'indeterminate',
+      params: { page: 1, subtype: 'Widget', text: 'PAID IN FULL' },
+    });
+  });
+
+  it('hundreds of notes added in one revision are summarised, and still keep the signature from valid', async () => {
+    const pdf = new TestPdf();
+    pdf.commit();
+    await signTestPdf(pdf, { identity: pki.signer, fieldName: 'Sig' });
+    for (let i = 0; i < 300; i++) pdf.addNote(0, `note ${i}`);
+    const started = Date.now();
+    const sig = only(await verify(pdf.commit()), 'Sig');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const notes = sig.changes.filter((c) => c.kind === 'annotation');
+    // Twelve told one by one (the first ones with their text), the rest summed up in one entry.
+    expect(notes).toHaveLength(13);
+    expect(notes[0]).toMatchObject({ text: 'note 0', page: 1, visible: true });
+    expect(notes.at(-1)?.detail).toMatch(/^and \d+ more change\(s\) of this kind$/);
+    expect(notes.at(-1)?.visible).toBe(true);
+    expect(sig.verdict).toBe('indeterminate');
+    expect(sig.findings.filter((f) => f.code === 'changes.visibleAnnotation')).toHaveLength(5);
   });
 
   it('a file that is not a PDF is a PdfError, not a crash', async () => {

@@ -1,4 +1,12 @@
 import {
+  concludeDocument,
+  concludeFindings,
+  makeFinding,
+  verifyReasonText,
+  type VerifyFinding,
+} from '@openseal/core';
+import {
+  integrityFinding,
   parseCms,
   parseTstInfo,
   verifyCms,
@@ -33,7 +41,12 @@ interface Pending {
   report: SignatureReport;
   check: ByteRangeCheck;
   docMdp: DocMdp;
+  /** What the CMS (or time-stamp token) check found: integrity, signer, chain, revocation, algorithms. */
+  findings: VerifyFinding[];
 }
+
+/** How many findings of one kind of change a signature lists before the rest go without saying. */
+const MAX_CHANGE_FINDINGS = 5;
 
 /** Certificates and revocation data from the Document Security Store of the latest revision. */
 function readDss(doc: PdfDocument): { certs: Uint8Array[]; ocsps: Uint8Array[]; crls: Uint8Array[] } {
@@ -94,31 +107,85 @@ function placeOf(
   }
 }
 
-function revokedBeforeSigning(report: SignatureReport): boolean {
-  if (report.revocation.status !== 'revoked') return false;
-  if (!report.revocation.revokedAt) return true;
-  const at = report.timestamp?.valid ? report.timestamp.time : report.signingTime;
-  if (!at) return true;
-  return Date.parse(report.revocation.revokedAt) <= Date.parse(at);
+/** Reasons that follow from the changes made after a signature. */
+function changeFindings(report: SignatureReport): VerifyFinding[] {
+  const out: VerifyFinding[] = [];
+  const bad = report.changes.filter((c) => !c.allowed);
+  if (bad.length > 0) {
+    const first = bad[0] as SignatureChange;
+    out.push(
+      makeFinding('changes.disallowed', {
+        count: bad.length,
+        first: `${first.detail} (revision ${first.revision})`,
+      }),
+    );
+  }
+  // Permitted or not, something a reader sees that came after the signature keeps it from a plain valid.
+  const visible = report.changes.filter((c) => c.allowed && c.visible === true);
+  const take = (pick: (c: SignatureChange) => VerifyFinding | undefined) => {
+    const found: VerifyFinding[] = [];
+    for (const c of visible) {
+      const f = pick(c);
+      if (f && found.length < MAX_CHANGE_FINDINGS) found.push(f);
+    }
+    out.push(...found);
+  };
+  const shown = (c: SignatureChange) => c.text ?? (c.image ? '[image]' : '[drawing]');
+  take((c) =>
+    (c.kind === 'annotation' && c.action === 'added') || c.kind === 'signature'
+      ? makeFinding('changes.visibleAnnotation', {
+          page: c.page ?? '?',
+          subtype: c.subtype ?? 'Widget',
+          text: shown(c),
+        })
+      : undefined,
+  );
+  take((c) =>
+    c.kind === 'annotation' && c.action !== 'added'
+      ? makeFinding('changes.annotationChanged', { page: c.page ?? '?', subtype: c.subtype ?? '?' })
+      : undefined,
+  );
+  take((c) =>
+    c.kind === 'form-fill' && c.action === 'added'
+      ? makeFinding('changes.fieldAdded', { field: c.field ?? '?', page: c.page ?? '?' })
+      : undefined,
+  );
+  const allowed = report.changes.filter((c) => c.allowed).length;
+  if (bad.length === 0 && allowed > 0) out.push(makeFinding('changes.allowed', { count: allowed }));
+  return out;
 }
 
-function concludeSignature(report: SignatureReport): void {
-  const reasons: string[] = [];
-  if (!report.byteRangeOk) reasons.push(`ByteRange: ${report.byteRangeProblem ?? 'invalid'}`);
-  if (report.integrity !== 'valid') {
-    reasons.push(`the signature does not verify: ${report.integrityReason ?? 'integrity check failed'}`);
+function concludeSignature(p: Pending): void {
+  const report = p.report;
+  const findings: VerifyFinding[] = [];
+  if (!report.byteRangeOk)
+    findings.push(makeFinding('format.byteRange', { problem: report.byteRangeProblem ?? 'invalid' }));
+  findings.push(...p.findings, ...changeFindings(report));
+  const { verdict, subIndication } = concludeFindings(findings);
+  report.findings = findings;
+  report.verdict = verdict;
+  if (subIndication) report.subIndication = subIndication;
+  report.reasons = findings
+    .filter((f) => f.severity !== 'info')
+    .map((f) => verifyReasonText(f.code, 'en', f.params));
+}
+
+/** The document's own reasons: which signatures fail or stay unconfirmed, and notes on its structure. */
+function documentFindings(
+  doc: PdfDocument,
+  signatures: SignatureReport[],
+  unsignedFields: string[],
+): VerifyFinding[] {
+  const out: VerifyFinding[] = [];
+  if (signatures.length === 0) out.push(makeFinding('document.noSignatures'));
+  for (const s of signatures) {
+    const params = { field: s.field, signer: s.signer ?? '?' };
+    if (s.verdict === 'invalid') out.push(makeFinding('document.signatureInvalid', params));
+    else if (s.verdict === 'indeterminate') out.push(makeFinding('document.signatureIndeterminate', params));
   }
-  if (report.modifiedAfter === 'disallowed') {
-    const bad = report.changes.filter((c) => !c.allowed);
-    const shown = bad.slice(0, 3).map((c) => `${c.detail} (revision ${c.revision})`);
-    reasons.push(`the document was changed after signing in ways not permitted: ${shown.join('; ')}`);
-  }
-  if (report.chain === 'invalid') reasons.push('the certificate chain is invalid');
-  if (revokedBeforeSigning(report))
-    reasons.push('the signing certificate was revoked before the signing time');
-  if (report.timestamp && !report.timestamp.valid) reasons.push('the timestamp is invalid');
-  report.reasons = reasons;
-  report.verdict = reasons.length === 0 ? 'valid' : 'invalid';
+  if (doc.repaired) out.push(makeFinding('document.repaired'));
+  for (const field of unsignedFields.slice(0, 20)) out.push(makeFinding('document.unsignedField', { field }));
+  return out;
 }
 
 function baseReport(
@@ -153,6 +220,7 @@ function baseReport(
     timestamp: null,
     revocation: { status: 'unknown', source: 'not checked' },
     verdict: 'invalid',
+    findings: [],
     reasons: [],
   };
   if (check.problem) report.byteRangeProblem = check.problem;
@@ -174,6 +242,10 @@ function applyCms(report: SignatureReport, result: CmsVerifyResult): void {
   report.integrity = result.integrity;
   const reason = result.integrityReason ?? result.parseError;
   if (reason) report.integrityReason = reason;
+  if (result.digestAlgorithm) report.digestAlgorithm = result.digestAlgorithm;
+  if (result.signatureAlgorithm) report.signatureAlgorithm = result.signatureAlgorithm;
+  const proven = iso(result.provenTime);
+  if (proven) report.provenTime = proven;
   if (!report.signingTime) report.signingTime = iso(result.signingTime) ?? null;
   report.chain = result.chain;
   report.chainSubjects = result.chainSubjects;
@@ -207,6 +279,10 @@ function imprintAlgorithm(token: Uint8Array): string | undefined {
   }
 }
 
+/**
+ * Checks a document time-stamp: its token over the byte ranges, and its TSA's path to an anchor.
+ * Answers the findings; the TSA certificate's revocation is not looked up.
+ */
 async function checkDocumentTimestamp(
   report: SignatureReport,
   source: ByteSource,
@@ -214,13 +290,17 @@ async function checkDocumentTimestamp(
   ranges: Array<[number, number]>,
   trust: TrustStore,
   extraCertificates: Uint8Array[],
-): Promise<void> {
+): Promise<VerifyFinding[]> {
   const algorithm = imprintAlgorithm(token);
   if (!algorithm || !isDigestAlgorithm(algorithm)) {
     report.integrityReason = algorithm
       ? `unsupported imprint algorithm ${algorithm}`
       : 'the timestamp token cannot be parsed';
-    return;
+    if (algorithm) {
+      report.integrity = 'unknown';
+      return [makeFinding('algorithm.unsupported', { algorithm })];
+    }
+    return [makeFinding('format.cmsUnreadable', { reason: report.integrityReason })];
   }
   const digest = digestRanges(source, ranges, algorithm);
   const result = await verifyTimeStampToken(token, { digest, algorithm }, trust, { extraCertificates });
@@ -228,12 +308,29 @@ async function checkDocumentTimestamp(
   report.signer = result.tsa ? commonNameOf(result.tsa) : null;
   if (result.tsa) report.signerSubject = result.tsa;
   report.signingTime = report.signingTime ?? (time || null);
-  report.integrity = result.valid ? 'valid' : 'invalid';
+  report.integrity = result.valid
+    ? 'valid'
+    : result.failure === 'unsupported' || result.failure === 'no-signer'
+      ? 'unknown'
+      : 'invalid';
   if (result.reason) report.integrityReason = result.reason;
+  report.digestAlgorithm = algorithm;
   report.timestamp = { time, valid: result.valid };
   if (result.tsa) report.timestamp.tsa = result.tsa;
   report.chain = result.chain;
   report.chainSubjects = result.chainSubjects;
+  if (result.valid && result.chain === 'trusted' && time) report.provenTime = time;
+  const findings: VerifyFinding[] = [];
+  if (!result.valid) {
+    const reason = result.reason ?? 'the timestamp token does not verify';
+    findings.push(
+      result.failure === 'constraints'
+        ? makeFinding('chain.constraints', { reason })
+        : integrityFinding(result.failure, reason),
+    );
+  }
+  findings.push(...result.chainFindings);
+  return findings;
 }
 
 /**
@@ -245,7 +342,10 @@ export async function verifyPdf(
   options: VerifyPdfOptions,
 ): Promise<PdfVerifyReport> {
   const source = toSource(input);
-  const doc = openPdf(source, options.limits ? { limits: options.limits } : {});
+  const doc = openPdf(source, {
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.password ? { password: options.password } : {}),
+  });
   const deadline = Date.now() + (options.limits?.deadlineMs ?? 120_000);
   const checkTime = () => {
     if (Date.now() > deadline) throw new PdfError('timeout', 'verifying the PDF took too long');
@@ -281,18 +381,29 @@ export async function verifyPdf(
     const report = baseReport(doc, found, check, certified);
     let docMdp: DocMdp = undefined;
     if (report.kind === 'certification') docMdp = docMdpOf(doc, found.dict, found.definedIn) ?? 2;
+    let findings: VerifyFinding[] = [];
 
     if (!(contents instanceof PdfString) || contents.bytes.length === 0) {
       report.integrityReason = 'the signature has no /Contents';
+      findings = [makeFinding('format.noContents')];
     } else if (!check.ranges) {
+      // The ByteRange finding says why.
       report.integrityReason = 'the signed ranges cannot be read: ' + (check.problem ?? 'bad /ByteRange');
     } else if (report.kind === 'document-timestamp') {
       try {
-        await checkDocumentTimestamp(report, source, contents.bytes, check.ranges, options.trust, dss.certs);
+        findings = await checkDocumentTimestamp(
+          report,
+          source,
+          contents.bytes,
+          check.ranges,
+          options.trust,
+          dss.certs,
+        );
       } catch (e) {
         if (e instanceof PdfError && e.code === 'timeout') throw e;
         report.integrity = 'invalid';
         report.integrityReason = `the timestamp token cannot be verified: ${errorText(e)}`;
+        findings = [makeFinding('format.cmsUnreadable', { reason: report.integrityReason })];
       }
     } else {
       try {
@@ -302,31 +413,31 @@ export async function verifyPdf(
           digestOf: createRangeDigester(source, check.ranges),
           trust: options.trust,
           extraCertificates: dss.certs,
-          revocation: { ocspResponses: dss.ocsps, crls: dss.crls },
+          revocation: {
+            ocspResponses: [...dss.ocsps, ...(options.revocation?.ocspResponses ?? [])],
+            crls: [...dss.crls, ...(options.revocation?.crls ?? [])],
+          },
           ...(options.checkRevocation ? { checkRevocation: options.checkRevocation } : {}),
           ...(options.now ? { now: options.now } : {}),
         });
         applyCms(report, result);
+        findings = result.findings;
       } catch (e) {
         if (e instanceof PdfError && e.code === 'timeout') throw e;
         report.integrity = 'invalid';
         report.integrityReason = `the signature cannot be verified: ${errorText(e)}`;
+        findings = [makeFinding('format.cmsUnreadable', { reason: report.integrityReason })];
       }
     }
-    pending.push({ found, report, check, docMdp });
+    pending.push({ found, report, check, docMdp, findings });
   }
 
   judgeChanges(doc, pending, warnings, checkTime);
+  for (const p of pending) concludeSignature(p);
   const signatures = pending.map((p) => p.report);
-  for (const s of signatures) concludeSignature(s);
-  const verdict =
-    signatures.length === 0
-      ? 'no-signatures'
-      : signatures.every((s) => s.verdict === 'valid')
-        ? 'valid'
-        : 'invalid';
   return {
-    verdict,
+    verdict: concludeDocument(signatures.map((s) => s.verdict)),
+    findings: documentFindings(doc, signatures, discovery.unsignedFields),
     signatures,
     revisions: doc.revisions.length,
     repaired: doc.repaired,

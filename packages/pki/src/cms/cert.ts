@@ -248,7 +248,7 @@ export function tryParseCertificate(der: Uint8Array): CertInfo | undefined {
 /** Checks that `issuer`'s key signed `child`. */
 export function verifyIssuedBy(child: CertInfo, issuer: CertInfo): SignatureCheck {
   const resolved = resolveSignatureScheme(child.signatureAlgorithm, child.signatureParams, undefined);
-  if ('unsupported' in resolved) return { ok: false, reason: resolved.unsupported };
+  if ('unsupported' in resolved) return { ok: false, reason: resolved.unsupported, unsupported: true };
   try {
     return verifyWithScheme(resolved.scheme, issuer.publicKey(), child.tbs, child.signature);
   } catch (error) {

@@ -16,9 +16,19 @@ import {
 
 export type ChainStatus = 'trusted' | 'untrusted' | 'invalid';
 
+/**
+ * Why a path did not reach an anchor: a link whose signature does not verify ('signature'), an
+ * algorithm that cannot be checked ('unsupported'), a certificate that may not issue ('constraints'),
+ * a self-signed certificate that is no anchor ('self-signed'), an issuer not at hand ('no-issuer'),
+ * or a path too long ('too-long').
+ */
+export type ChainFailure =
+  'signature' | 'unsupported' | 'constraints' | 'self-signed' | 'no-issuer' | 'too-long';
+
 export interface ChainResult {
   status: ChainStatus;
   reason?: string;
+  failure?: ChainFailure;
   /** Leaf first; ends at the anchor when trusted, else as far as the path could be built. */
   path: CertInfo[];
 }
@@ -79,14 +89,15 @@ function mayIssue(cert: CertInfo): string | undefined {
 function extend(path: CertInfo[], pool: CertificatePool): ChainResult {
   const current = path[path.length - 1] as CertInfo;
   if (isAnchor(current, pool.anchors)) return { status: 'trusted', path };
-  if (path.length > MAX_DEPTH) return { status: 'untrusted', reason: 'certification path too long', path };
+  if (path.length > MAX_DEPTH)
+    return { status: 'untrusted', reason: 'certification path too long', failure: 'too-long', path };
   const candidates = issuerCandidates(current, pool).filter((c) => !path.some((p) => sameCertificate(p, c)));
   if (candidates.length === 0) {
     const selfIssued = namesEqual(current.subjectDer, current.issuerDer);
     const reason = selfIssued
       ? `self-signed certificate ${current.subject} is not a trust anchor`
       : `issuer not found: ${current.issuer}`;
-    return { status: 'untrusted', reason, path };
+    return { status: 'untrusted', reason, failure: selfIssued ? 'self-signed' : 'no-issuer', path };
   }
   let best: ChainResult | undefined;
   for (const candidate of candidates) {
@@ -98,10 +109,11 @@ function extend(path: CertInfo[], pool: CertificatePool): ChainResult {
       outcome = {
         status: 'invalid',
         reason: `signature of ${current.subject} does not verify with the key of ${candidate.subject}: ${check.reason}`,
+        failure: check.unsupported ? 'unsupported' : 'signature',
         path,
       };
     } else if (refusal) {
-      outcome = { status: 'invalid', reason: refusal, path: [...path, candidate] };
+      outcome = { status: 'invalid', reason: refusal, failure: 'constraints', path: [...path, candidate] };
     } else {
       outcome = extend([...path, candidate], pool);
     }

@@ -29,6 +29,8 @@ export interface ParsedSignerInfo {
   version: number;
   sid: SignerIdentifier;
   digestAlgorithm: string;
+  /** DER of the digest algorithm's parameters (id-shake256-len carries the output length). */
+  digestParams?: Uint8Array;
   /** DER of the signed attributes as a SET (what the signature covers) and the attributes themselves. */
   signedAttrs?: { der: Uint8Array; attributes: CmsAttributeValues[] };
   signatureAlgorithm: string;
@@ -77,7 +79,7 @@ function readSignerInfo(t: Tlv): ParsedSignerInfo {
       subjectKeyId: sidTlv.tag === 0x80 ? sidTlv.value : octetStringValue(readTlv(sidTlv.value, 0, true)),
     };
   } else throw new DerError('SignerInfo: unknown signer identifier');
-  const digestAlgorithm = readAlgorithm(fields[i++], 'digestAlgorithm').oid;
+  const digestAlg = readAlgorithm(fields[i++], 'digestAlgorithm');
   let signedAttrs: ParsedSignerInfo['signedAttrs'];
   if (fields[i]?.tag === 0xa0) {
     const container = fields[i++] as Tlv;
@@ -96,7 +98,8 @@ function readSignerInfo(t: Tlv): ParsedSignerInfo {
   return {
     version,
     sid,
-    digestAlgorithm,
+    digestAlgorithm: digestAlg.oid,
+    digestParams: digestAlg.params,
     signedAttrs,
     signatureAlgorithm: signatureAlgorithm.oid,
     signatureParams: signatureAlgorithm.params,

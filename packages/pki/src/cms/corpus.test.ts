@@ -81,18 +81,40 @@ describe.skipIf(!present)('verifyCms on the third-party corpus', () => {
     expect(r?.signer?.commonName).toBe('Scheibner, Doreen Veronika');
   });
 
-  it('DSS pkcs7_sha1: both signatures valid, one adbe.pkcs7.sha1', async () => {
+  it('DSS pkcs7_sha1: both signatures intact, one adbe.pkcs7.sha1, whose SHA-1 is reported weak', async () => {
     const results = await verifyFile('dss__pkcs7_sha1.pdf');
     const subFilters = extractSignatures('dss__pkcs7_sha1.pdf').map((s) => s.subFilter);
     expect(subFilters).toContain('adbe.pkcs7.sha1');
     expect(results).toHaveLength(2);
     for (const r of results) expect(r.integrity, r.integrityReason).toBe('valid');
+    const sha1 = results[subFilters.indexOf('adbe.pkcs7.sha1')];
+    expect(sha1?.findings).toContainEqual({
+      code: 'algorithm.weak',
+      severity: 'indeterminate',
+      params: { algorithm: 'SHA-1' },
+    });
   });
 
-  it('DSS unsupported signature algorithm: invalid with a reason', async () => {
+  it('without trust anchors no corpus signature is valid: intact ones are indeterminate', async () => {
+    for (const file of ['dss__pdf-signed-original.pdf', 'dss__pkcs7.pdf', 'signpdf__signed-once.pdf']) {
+      for (const r of await verifyFile(file)) {
+        expect(r.integrity, file).toBe('valid');
+        expect(r.verdict, file).toBe('indeterminate');
+        expect(r.subIndication, file).toBe('NO_CERTIFICATE_CHAIN_FOUND');
+      }
+    }
+  });
+
+  it('DSS unsupported signature algorithm: cannot be checked, indeterminate with a reason', async () => {
     const [r] = await verifyFile('dss__pades-unsupported-signature-algorithm.pdf');
-    expect(r).toMatchObject({ parsed: true, integrity: 'invalid' });
+    expect(r).toMatchObject({
+      parsed: true,
+      integrity: 'unknown',
+      verdict: 'indeterminate',
+      subIndication: 'CRYPTO_CONSTRAINTS_FAILURE',
+    });
     expect(r?.integrityReason).toMatch(/unsupported signature algorithm/);
+    expect(r?.findings[0]?.code).toBe('algorithm.unsupported');
   });
 
   it('DSS BadEncodedCMS: not parseable', async () => {

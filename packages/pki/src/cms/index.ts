@@ -30,9 +30,14 @@ export {
   buildChain,
   makeCertificatePool,
   type CertificatePool,
+  type ChainFailure,
   type ChainResult,
   type ChainStatus,
 } from './chain';
+export { chainFindings, integrityFinding } from './findings';
+export { MIN_RSA_BITS, pathAlgorithmFindings, rsaModulusBits, signerAlgorithmFindings } from './constraints';
+export type { IntegrityFailure } from './signer-info';
+export { EDDSA_DIGEST } from './algorithms';
 export {
   evaluateRevocation,
   readRevocationArchival,
@@ -47,4 +52,4 @@ export {
 export type { CertInfo } from './cert';
 export { parseCms, type ParsedSignedData, type ParsedSignerInfo } from './cms-parse';
 export type { SigningCertificateRef } from './ess';
-export type { HashName } from './oids';
+export { WEAK_HASHES, createHasher, hashByOid, normalizeHashName, type HashName } from './oids';

@@ -8,8 +8,10 @@ import { bytesEqual, decodeInteger, decodeOid, decodeTime, octetStringValue } fr
 import { namesEqual, type CertInfo } from './cert';
 import type { CmsAttributeValues, ParsedSignerInfo, SignerIdentifier } from './cms-parse';
 import { matchSigningCertificate, type SigningCertificateRef } from './ess';
-import { OID, hashByOid, type HashName } from './oids';
+import type { VerifyFinding } from '@openseal/core';
+import { OID, hashByOid, shakeLengthBits, type HashName } from './oids';
 import { resolveSignatureScheme, verifyDigestWithScheme, verifyWithScheme } from './algorithms';
+import { signerAlgorithmFindings } from './constraints';
 
 export interface ContentBinding {
   /** Digest of the signed content with the given algorithm. */
@@ -18,12 +20,22 @@ export interface ContentBinding {
   data?: Uint8Array;
 }
 
+/**
+ * Why integrity is not established: the structure is wrong ('format'), the content digest differs
+ * ('hash'), the signature value does not verify ('signature'), an algorithm or key cannot be used
+ * ('unsupported'), or the signer's certificate is not at hand ('no-signer').
+ */
+export type IntegrityFailure = 'format' | 'hash' | 'signature' | 'unsupported' | 'no-signer';
+
 export interface SignerCheck {
   signer?: CertInfo;
   digestAlgorithm?: string;
   signatureAlgorithm?: string;
   integrity: 'valid' | 'invalid';
   integrityReason?: string;
+  failure?: IntegrityFailure;
+  /** Constraints the algorithms break (EdDSA digest, weak digest or signature). */
+  algorithmFindings: VerifyFinding[];
   signingCertificateRef: SigningCertificateRef;
   signingTime?: Date;
 }
@@ -72,32 +84,59 @@ export async function checkSignerInfo(
   content: ContentBinding,
 ): Promise<SignerCheck> {
   const signer = findSignerCertificate(si.sid, certificates);
-  const digestAlgorithm = hashByOid(si.digestAlgorithm);
+  const digestAlgorithm = hashByOid(si.digestAlgorithm, si.digestParams);
   const resolved = resolveSignatureScheme(si.signatureAlgorithm, si.signatureParams, digestAlgorithm);
+  const scheme = 'scheme' in resolved ? resolved.scheme : undefined;
   const result: SignerCheck = {
     signer,
-    digestAlgorithm: digestAlgorithm ?? si.digestAlgorithm,
-    signatureAlgorithm: 'scheme' in resolved ? resolved.scheme.label : si.signatureAlgorithm,
+    digestAlgorithm: digestAlgorithm ?? digestLabel(si.digestAlgorithm, si.digestParams),
+    signatureAlgorithm: scheme ? scheme.label : si.signatureAlgorithm,
     integrity: 'invalid',
     signingCertificateRef: signer ? signingCertificateRef(si, signer) : 'absent',
     signingTime: readSigningTime(si),
+    algorithmFindings: signerAlgorithmFindings(
+      digestAlgorithm,
+      digestAlgorithm ?? digestLabel(si.digestAlgorithm, si.digestParams),
+      scheme,
+    ),
   };
-  const fail = (reason: string): SignerCheck => ({ ...result, integrityReason: reason });
-  if (!digestAlgorithm) return fail(`unsupported digest algorithm ${si.digestAlgorithm}`);
-  if ('unsupported' in resolved) return fail(resolved.unsupported);
-  if (!signer) return fail('signer certificate not found');
-  const { scheme } = resolved;
+  const fail = (failure: IntegrityFailure, reason: string): SignerCheck => ({
+    ...result,
+    failure,
+    integrityReason: reason,
+  });
+  const outcome = (
+    check: { ok: boolean; reason?: string; unsupported?: boolean },
+    prefix = '',
+  ): SignerCheck =>
+    check.ok
+      ? { ...result, integrity: 'valid' }
+      : fail(
+          check.unsupported ? 'unsupported' : 'signature',
+          prefix + (check.reason ?? 'signature does not verify'),
+        );
+  if (!digestAlgorithm)
+    return fail(
+      'unsupported',
+      `unsupported digest algorithm ${digestLabel(si.digestAlgorithm, si.digestParams)}`,
+    );
+  if (!scheme) return fail('unsupported', (resolved as { unsupported: string }).unsupported);
+  if (!signer) return fail('no-signer', 'signer certificate not found');
   let publicKey;
   try {
     publicKey = signer.publicKey();
   } catch (error) {
-    return fail(`unusable signer public key: ${(error as Error).message}`);
+    return fail('unsupported', `unusable signer public key: ${(error as Error).message}`);
   }
   let contentDigest: Uint8Array;
   try {
     contentDigest = await content.digest(digestAlgorithm);
   } catch (error) {
-    return fail(`cannot compute the ${digestAlgorithm} digest of the content: ${(error as Error).message}`);
+    // The signed bytes cannot be read: nothing vouches for them.
+    return fail(
+      'format',
+      `cannot compute the ${digestAlgorithm} digest of the content: ${(error as Error).message}`,
+    );
   }
 
   if (si.signedAttrs) {
@@ -105,32 +144,39 @@ export async function checkSignerInfo(
     const contentTypes = findAttribute(attrs, OID.contentType);
     const digests = findAttribute(attrs, OID.messageDigest);
     if (contentTypes.length !== 1 || contentTypes[0]?.values.length !== 1)
-      return fail('signed attributes must hold exactly one content-type');
+      return fail('format', 'signed attributes must hold exactly one content-type');
     const typeValue = contentTypes[0].values[0];
     if (typeValue?.tag !== 0x06 || decodeOid(typeValue.value) !== eContentType)
-      return fail('content-type attribute does not match the encapsulated content type');
+      return fail('format', 'content-type attribute does not match the encapsulated content type');
     const digestValue =
       digests.length === 1 && digests[0]?.values.length === 1 ? digests[0].values[0] : undefined;
-    if (!digestValue) return fail('signed attributes must hold exactly one message-digest');
+    if (!digestValue) return fail('format', 'signed attributes must hold exactly one message-digest');
     const messageDigest = octetStringValue(digestValue);
     if (!bytesEqual(messageDigest, contentDigest))
-      return fail('message digest does not match the signed content');
-    const check = verifyWithScheme(scheme, publicKey, si.signedAttrs.der, si.signature);
-    return check.ok ? { ...result, integrity: 'valid' } : fail(`signed attributes: ${check.reason}`);
+      return fail('hash', 'message digest does not match the signed content');
+    return outcome(
+      verifyWithScheme(scheme, publicKey, si.signedAttrs.der, si.signature),
+      'signed attributes: ',
+    );
   }
 
   // No signed attributes: the signature covers the content itself.
-  if (content.data) {
-    const check = verifyWithScheme(scheme, publicKey, content.data, si.signature);
-    return check.ok ? { ...result, integrity: 'valid' } : fail(check.reason ?? 'signature does not verify');
-  }
+  if (content.data) return outcome(verifyWithScheme(scheme, publicKey, content.data, si.signature));
   if (scheme.hash && scheme.hash !== digestAlgorithm) {
     try {
       contentDigest = await content.digest(scheme.hash);
     } catch (error) {
-      return fail(`cannot compute the ${scheme.hash} digest of the content: ${(error as Error).message}`);
+      return fail(
+        'format',
+        `cannot compute the ${scheme.hash} digest of the content: ${(error as Error).message}`,
+      );
     }
   }
-  const check = verifyDigestWithScheme(scheme, publicKey, contentDigest, si.signature);
-  return check.ok ? { ...result, integrity: 'valid' } : fail(check.reason ?? 'signature does not verify');
+  return outcome(verifyDigestWithScheme(scheme, publicKey, contentDigest, si.signature));
+}
+
+/** A digest algorithm for people: its name, or SHAKE256 with its length, or the OID. */
+function digestLabel(oid: string, params: Uint8Array | undefined): string {
+  if (oid === OID.shake256Len) return `SHAKE256/${shakeLengthBits(params) ?? '?'}`;
+  return hashByOid(oid) ?? oid;
 }

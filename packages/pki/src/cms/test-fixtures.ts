@@ -10,6 +10,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KeyAlgorithm, KeyHandle } from '../types';
+import { parseCertificate } from './cert';
+import { ctx, derNull, octets, oid, seq, setOf, smallInteger, tlv } from './der';
+import { signingCertificateV2 } from './ess';
+import { OID } from './oids';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 const subtle = webcrypto.subtle;
@@ -158,3 +162,90 @@ export function runTool(cmd: string, args: string[], cwd: string): { status: num
 export function runToolBinary(cmd: string, args: string[], cwd: string): Uint8Array {
   return new Uint8Array(execFileSync(cmd, args, { cwd }));
 }
+
+/** A certificate for any node:crypto public key (Ed25519, Ed448, a short RSA key…) issued by `issuer`. */
+export async function issueForKey(opts: {
+  subject: string;
+  issuer: TestIdentity;
+  publicKey: KeyObject;
+  /** The issuer's signature hash; SHA-1 makes a weakly signed certificate. */
+  hash?: 'SHA-1' | 'SHA-256';
+}): Promise<Uint8Array> {
+  const spki = new Uint8Array(opts.publicKey.export({ format: 'der', type: 'spki' }));
+  const issuerAlg = opts.issuer.key.algorithm;
+  const hash = opts.hash ?? 'SHA-256';
+  const now = Date.now();
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: (0x1000 + ++keyCounter).toString(16),
+    subject: opts.subject,
+    issuer: opts.issuer.x509.subject,
+    notBefore: new Date(now - 86_400_000),
+    notAfter: new Date(now + 365 * 86_400_000),
+    publicKey: new x509.PublicKey(spki),
+    signingKey: opts.issuer.keys.privateKey,
+    signingAlgorithm: issuerAlg.startsWith('EC')
+      ? { name: 'ECDSA', hash }
+      : { name: 'RSASSA-PKCS1-v1_5', hash },
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation,
+        true,
+      ),
+      await x509.AuthorityKeyIdentifierExtension.create(opts.issuer.keys.publicKey),
+    ],
+  });
+  return new Uint8Array(cert.rawData);
+}
+
+export interface TestCmsOptions {
+  certificate: Uint8Array;
+  chain?: Uint8Array[];
+  /** DER AlgorithmIdentifier of the digest, and the digest of the content made with it. */
+  digestAlgorithm: Uint8Array;
+  contentDigest: Uint8Array;
+  /** DER AlgorithmIdentifier of the signature. */
+  signatureAlgorithm: Uint8Array;
+  /** Signs the DER SET of signed attributes. */
+  sign: (signedAttributes: Uint8Array) => Uint8Array;
+}
+
+/**
+ * A detached CMS whose digest and signature algorithms the test chooses freely (the product's builder
+ * always writes SHA-256), with contentType, messageDigest and signing-certificate-v2 signed.
+ */
+export function buildTestCms(opts: TestCmsOptions): Uint8Array {
+  const cert = parseCertificate(opts.certificate);
+  const attribute = (type: string, value: Uint8Array) => seq(oid(type), setOf([value]));
+  const signedSet = setOf([
+    attribute(OID.contentType, oid(OID.data)),
+    attribute(OID.messageDigest, octets(opts.contentDigest)),
+    attribute(OID.signingCertificateV2, signingCertificateV2(cert)),
+  ]);
+  const signature = opts.sign(signedSet);
+  const implicit = Uint8Array.from(signedSet);
+  implicit[0] = 0xa0;
+  const signerInfo = seq(
+    smallInteger(1),
+    seq(cert.issuerDer, tlv(0x02, cert.serial)),
+    opts.digestAlgorithm,
+    implicit,
+    opts.signatureAlgorithm,
+    octets(signature),
+  );
+  const signedData = seq(
+    smallInteger(1),
+    setOf([opts.digestAlgorithm]),
+    seq(oid(OID.data)),
+    setOf([opts.certificate, ...(opts.chain ?? [])], 0xa0),
+    setOf([signerInfo]),
+  );
+  return seq(oid(OID.signedData), ctx(0, signedData));
+}
+
+/** An AlgorithmIdentifier with optional DER parameters. */
+export function algorithmId(dotted: string, params?: Uint8Array): Uint8Array {
+  return params ? seq(oid(dotted), params) : seq(oid(dotted));
+}
+
+export { derNull, smallInteger };

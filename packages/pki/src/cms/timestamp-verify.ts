@@ -15,10 +15,12 @@ import {
   toHex,
   type Tlv,
 } from './der';
-import { buildChain, makeCertificatePool, type ChainStatus } from './chain';
+import { buildChain, makeCertificatePool, type ChainFailure, type ChainStatus } from './chain';
 import { parseCms } from './cms-parse';
 import { OID, digest, hashByOid, normalizeHashName, type HashName } from './oids';
-import { checkSignerInfo } from './signer-info';
+import type { VerifyFinding } from '@openseal/core';
+import { chainFindings } from './findings';
+import { checkSignerInfo, type IntegrityFailure } from './signer-info';
 
 export interface TstInfo {
   policy: string;
@@ -53,7 +55,12 @@ export interface TimeStampVerification {
   valid: boolean;
   tsa?: string;
   reason?: string;
+  /** Why the token is not valid: as for a signature, or a TSA certificate unfit for time-stamping. */
+  failure?: IntegrityFailure | 'constraints';
   chain: ChainStatus;
+  chainFailure?: ChainFailure;
+  /** Why the TSA is not confirmed, as catalogued reasons (empty when its chain is trusted). */
+  chainFindings: VerifyFinding[];
   chainReason?: string;
   chainSubjects: string[];
   policy?: string;
@@ -79,8 +86,10 @@ export async function verifyTimeStampToken(
     time: new Date(0),
     valid: false,
     reason,
+    failure: 'format',
     chain: 'untrusted',
     chainSubjects: [],
+    chainFindings: [],
   });
   let cms;
   let tst: TstInfo;
@@ -106,6 +115,7 @@ export async function verifyTimeStampToken(
     tsa: check.signer?.subject,
     chain: 'untrusted',
     chainSubjects: [],
+    chainFindings: [],
     policy: tst.policy,
     serialHex: tst.serialHex,
     tsaCertificate: check.signer?.der,
@@ -114,19 +124,32 @@ export async function verifyTimeStampToken(
     const chain = buildChain(check.signer, pool);
     result.chain = chain.status;
     result.chainReason = chain.reason;
+    if (chain.failure) result.chainFailure = chain.failure;
+    result.chainFindings = chainFindings(chain);
     result.chainSubjects = chain.path.map((c) => c.subject);
   }
-  if (check.integrity !== 'valid') return { ...result, reason: `token signature: ${check.integrityReason}` };
+  if (check.integrity !== 'valid')
+    return {
+      ...result,
+      reason: `token signature: ${check.integrityReason}`,
+      failure: check.failure ?? 'signature',
+    };
 
   let expected: Uint8Array;
   if (data instanceof Uint8Array) {
-    if (!tst.hashAlgorithm) return { ...result, reason: `unsupported imprint hash ${tst.hashAlgorithmOid}` };
+    if (!tst.hashAlgorithm)
+      return {
+        ...result,
+        reason: `unsupported imprint hash ${tst.hashAlgorithmOid}`,
+        failure: 'unsupported',
+      };
     expected = digest(tst.hashAlgorithm, data);
   } else {
     if (normalizeHashName(data.algorithm) !== tst.hashAlgorithm)
       return {
         ...result,
         reason: `token imprint uses ${tst.hashAlgorithm ?? tst.hashAlgorithmOid}, not ${data.algorithm}`,
+        failure: 'hash',
       };
     expected = data.digest;
   }
@@ -134,11 +157,20 @@ export async function verifyTimeStampToken(
     return {
       ...result,
       reason: `message imprint ${toHex(tst.hashedMessage)} does not match the time-stamped data`,
+      failure: 'hash',
     };
   const tsaCert = check.signer;
   if (tsaCert && !tsaCert.extendedKeyUsage?.includes(OID.kpTimeStamping))
-    return { ...result, reason: 'TSA certificate lacks the id-kp-timeStamping extended key usage' };
+    return {
+      ...result,
+      reason: 'TSA certificate lacks the id-kp-timeStamping extended key usage',
+      failure: 'constraints',
+    };
   if (tsaCert && (tst.genTime < tsaCert.notBefore || tst.genTime > tsaCert.notAfter))
-    return { ...result, reason: 'genTime lies outside the validity of the TSA certificate' };
+    return {
+      ...result,
+      reason: 'genTime lies outside the validity of the TSA certificate',
+      failure: 'constraints',
+    };
   return { ...result, valid: true };
 }

@@ -84,7 +84,9 @@ function parseRequestFields(der: Uint8Array): TimeStampRequest {
   const [algId, hashed] = readChildren(imprint);
   const algorithmOid = readOid(readChildren(expectTag(algId, 0x30, 'hashAlgorithm'))[0]);
   const hashAlgorithm = hashByOid(algorithmOid);
-  if (!hashAlgorithm) throw new TsaError('badAlg', `unsupported hash algorithm ${algorithmOid}`);
+  // MD5 is broken and SHAKE256 is no imprint hash of RFC 3161: neither is stamped.
+  if (!hashAlgorithm || hashAlgorithm === 'MD5' || hashAlgorithm === 'SHAKE256')
+    throw new TsaError('badAlg', `unsupported hash algorithm ${algorithmOid}`);
   const hashedMessage = expectTag(hashed, 0x04, 'hashedMessage').value;
   if (hashedMessage.length !== hashSize(hashAlgorithm))
     throw new TsaError('badDataFormat', `hashedMessage is not a ${hashAlgorithm} value`);

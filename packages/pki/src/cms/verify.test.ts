@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCrl } from '../crl/index';
 import { buildCadesDetached } from './cades';
 import { buildSignedData } from './signed-data';
 import { buildTimeStampToken, makeLocalTimestamper } from './tsa';
@@ -337,7 +338,14 @@ describe.skipIf(!has('openssl'))('verifyCms on CMS made by openssl', () => {
   it('signer certificate missing from the CMS, then supplied by the caller', async () => {
     const cms = opensslSign('nocerts.der', ['-signer', 'ec.pem', '-inkey', 'ec.key', '-nocerts']);
     const r = await verifyCms({ cms, digestOf: hashOf(data), trust });
-    expect(r).toMatchObject({ parsed: true, signer: null, integrity: 'invalid' });
+    // Not a broken signature: one that cannot be checked without its certificate (ETSI: indeterminate).
+    expect(r).toMatchObject({
+      parsed: true,
+      signer: null,
+      integrity: 'unknown',
+      verdict: 'indeterminate',
+      subIndication: 'NO_SIGNING_CERTIFICATE_FOUND',
+    });
     expect(r.integrityReason).toMatch(/signer certificate not found/);
     const supplied = await verifyCms({
       cms,
@@ -346,6 +354,8 @@ describe.skipIf(!has('openssl'))('verifyCms on CMS made by openssl', () => {
       extraCertificates: [pki.ecLeaf.certificate],
     });
     expect(supplied).toMatchObject({ integrity: 'valid', chain: 'trusted' });
+    // Trusted and intact, but nothing says whether the certificate is revoked.
+    expect(supplied).toMatchObject({ verdict: 'indeterminate', subIndication: 'TRY_LATER' });
   });
 
   it('an attached CMS must carry the caller’s bytes', async () => {
@@ -355,4 +365,180 @@ describe.skipIf(!has('openssl'))('verifyCms on CMS made by openssl', () => {
     expect(other.integrity).toBe('invalid');
     expect(other.integrityReason).toMatch(/attached content/);
   });
+});
+
+describe('verdicts (ETSI EN 319 102-1): valid, invalid, indeterminate', () => {
+  const crlRevoking = (revokedAt: Date | undefined) =>
+    buildCrl({
+      issuer: { certificate: pki.intermediate.certificate, key: pki.intermediate.key },
+      thisUpdate: new Date(Date.now() - 60_000),
+      nextUpdate: new Date(Date.now() + 86_400_000),
+      crlNumber: 7,
+      revoked: revokedAt
+        ? [{ serialHex: pki.ecLeaf.x509.serialNumber.toLowerCase(), revokedAt, reason: 'keyCompromise' }]
+        : [],
+    });
+  const stamped = () =>
+    buildCadesDetached({ digest: sha256(data), signer: signer('ecLeaf'), timestamp: timestamper() });
+
+  it('trusted, intact, timestamped and not revoked: valid', async () => {
+    const r = await verifyCms({
+      cms: await stamped(),
+      digestOf: hashOf(data),
+      trust,
+      revocation: { crls: [await crlRevoking(undefined)] },
+    });
+    expect(r).toMatchObject({ verdict: 'valid', revocation: { status: 'good' }, provenTime: STAMP_TIME });
+    expect(r.findings).toEqual([]);
+  });
+
+  it('revoked after the time a trusted timestamp proves: still valid, with the revocation noted', async () => {
+    const r = await verifyCms({
+      cms: await stamped(),
+      digestOf: hashOf(data),
+      trust,
+      revocation: { crls: [await crlRevoking(new Date(STAMP_TIME.getTime() + 3_600_000))] },
+    });
+    expect(r.verdict).toBe('valid');
+    expect(r.findings.map((f) => [f.code, f.severity])).toEqual([['revocation.revokedAfterSigning', 'info']]);
+  });
+
+  it('revoked before the proven signing time: invalid (REVOKED)', async () => {
+    const r = await verifyCms({
+      cms: await stamped(),
+      digestOf: hashOf(data),
+      trust,
+      revocation: { crls: [await crlRevoking(new Date(STAMP_TIME.getTime() - 3_600_000))] },
+    });
+    expect(r).toMatchObject({ verdict: 'invalid', subIndication: 'REVOKED' });
+  });
+
+  it('revoked and no timestamp to prove when it was signed: indeterminate (REVOKED_NO_POE)', async () => {
+    const cms = await buildSignedData({
+      digest: sha256(data),
+      signer: signer('ecLeaf'),
+      signingTime: STAMP_TIME,
+    });
+    const r = await verifyCms({
+      cms,
+      digestOf: hashOf(data),
+      trust,
+      revocation: { crls: [await crlRevoking(new Date(STAMP_TIME.getTime() + 3_600_000))] },
+    });
+    expect(r).toMatchObject({
+      integrity: 'valid',
+      verdict: 'indeterminate',
+      subIndication: 'REVOKED_NO_POE',
+    });
+  });
+
+  it('no revocation information: indeterminate (TRY_LATER); an unknown issuer: indeterminate, named', async () => {
+    const r = await verifyCms({ cms: await stamped(), digestOf: hashOf(data), trust });
+    expect(r).toMatchObject({ verdict: 'indeterminate', subIndication: 'TRY_LATER' });
+    const untrusted = await verifyCms({
+      cms: await stamped(),
+      digestOf: hashOf(data),
+      trust: { anchors: [] },
+    });
+    expect(untrusted).toMatchObject({
+      verdict: 'indeterminate',
+      subIndication: 'NO_CERTIFICATE_CHAIN_FOUND',
+    });
+    // The CMS carries the issuing CA but not the root: the path stops at an issuer not at hand.
+    expect(untrusted.findings).toContainEqual({
+      code: 'chain.issuerMissing',
+      severity: 'indeterminate',
+      params: { issuer: 'CN=OpenSeal Test Root, O=OpenSeal Test, C=LU' },
+    });
+    const withRoot = await verifyCms({
+      cms: await stamped(),
+      digestOf: hashOf(data),
+      trust: { anchors: [], intermediates: [pki.root.certificate] },
+    });
+    expect(withRoot.findings).toContainEqual({
+      code: 'chain.untrusted',
+      severity: 'indeterminate',
+      params: { issuer: 'CN=OpenSeal Test Root, O=OpenSeal Test, C=LU' },
+    });
+    // The TSA is not trusted either, so its time proves nothing.
+    expect(untrusted.provenTime).toBeUndefined();
+    expect(untrusted.findings.map((f) => f.code)).toContain('timestamp.untrusted');
+  });
+
+  it('a tampered intermediate is a broken chain: invalid', async () => {
+    const inter = Uint8Array.from(pki.intermediate.certificate);
+    inter[inter.length - 3] = (inter[inter.length - 3] as number) ^ 0x01;
+    const cms = await buildCadesDetached({
+      digest: sha256(data),
+      signer: { certificate: pki.ecLeaf.certificate, chain: [inter], key: pki.ecLeaf.key },
+    });
+    const r = await verifyCms({ cms, digestOf: hashOf(data), trust });
+    expect(r).toMatchObject({ verdict: 'invalid', subIndication: 'CERTIFICATE_CHAIN_GENERAL_FAILURE' });
+  });
+
+  it.skipIf(!has('openssl'))(
+    'a self-signed seal certificate made with openssl is never valid, whatever its name says',
+    async () => {
+      const forged = runTool(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:P-256',
+          '-nodes',
+          '-keyout',
+          'forged.key',
+          '-out',
+          'forged.pem',
+          '-days',
+          '30',
+          '-utf8',
+          '-subj',
+          '/CN=杭州示例科技有限公司合同专用章/O=杭州示例科技有限公司',
+        ],
+        dir,
+      );
+      expect(forged.status, forged.output).toBe(0);
+      const signed = runTool(
+        'openssl',
+        [
+          'cms',
+          '-sign',
+          '-binary',
+          '-in',
+          'data.bin',
+          '-signer',
+          'forged.pem',
+          '-inkey',
+          'forged.key',
+          '-outform',
+          'DER',
+          '-out',
+          'forged.der',
+        ],
+        dir,
+      );
+      expect(signed.status, signed.output).toBe(0);
+      const r = await verifyCms({
+        cms: new Uint8Array(readFileSync(join(dir, 'forged.der'))),
+        digestOf: hashOf(data),
+        trust,
+      });
+      expect(r).toMatchObject({
+        integrity: 'valid',
+        chain: 'untrusted',
+        verdict: 'indeterminate',
+        subIndication: 'NO_CERTIFICATE_CHAIN_FOUND',
+      });
+      expect(r.signer?.commonName).toBe('杭州示例科技有限公司合同专用章');
+      expect(r.findings[0]).toEqual({
+        code: 'chain.selfSigned',
+        severity: 'indeterminate',
+        params: { subject: 'CN=杭州示例科技有限公司合同专用章, O=杭州示例科技有限公司' },
+      });
+    },
+  );
 });

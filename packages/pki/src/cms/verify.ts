@@ -3,16 +3,28 @@
  * parse, integrity, signing-certificate reference, signature time-stamp, certification path, revocation.
  * Every outcome is reported in the result; nothing throws.
  */
+import {
+  concludeFindings,
+  makeFinding,
+  type SignatureVerdict,
+  type SubIndication,
+  type VerifyFinding,
+} from '@openseal/core';
 import type { TrustStore } from '../types';
 import { bytesEqual } from './der';
 import {
   buildChain,
+  isAnchor,
   issuerCandidates,
   makeCertificatePool,
   type CertificatePool,
+  type ChainFailure,
+  type ChainResult,
   type ChainStatus,
 } from './chain';
 import { verifyIssuedBy, type CertInfo } from './cert';
+import { pathAlgorithmFindings } from './constraints';
+import { chainFindings, integrityFinding } from './findings';
 import { parseCms, type ParsedSignedData, type ParsedSignerInfo } from './cms-parse';
 import type { SigningCertificateRef } from './ess';
 import { OID, digest, hashByOid, type HashName } from './oids';
@@ -23,7 +35,7 @@ import {
   type RevocationEvidence,
   type RevocationStatus,
 } from './revocation';
-import { checkSignerInfo, findAttribute, type ContentBinding } from './signer-info';
+import { checkSignerInfo, findAttribute, type ContentBinding, type IntegrityFailure } from './signer-info';
 import { parseTstInfo, verifyTimeStampToken, type TimeStampVerification } from './timestamp-verify';
 
 export interface CmsVerifyInput {
@@ -40,7 +52,7 @@ export interface CmsVerifyInput {
   revocation?: RevocationEvidence;
   /** Online or platform lookup, consulted only when the evidence at hand is silent. */
   checkRevocation?: (cert: Uint8Array, issuer: Uint8Array) => Promise<RevocationStatus | undefined>;
-  /** Reference time for the expiry note in chainReason (default: the current time). */
+  /** The validation time: expiry is judged against it when no trusted timestamp proves an earlier one. */
   now?: Date;
 }
 
@@ -60,20 +72,39 @@ export interface CmsVerifyResult {
   signer: null | CmsSignerSummary;
   digestAlgorithm?: string;
   signatureAlgorithm?: string;
-  /** messageDigest vs digestOf, and the signature over the signed attributes (or the content). */
-  integrity: 'valid' | 'invalid';
+  /**
+   * messageDigest vs digestOf, and the signature over the signed attributes (or the content);
+   * 'unknown' when it cannot be checked (an unsupported algorithm, no signer certificate).
+   */
+  integrity: 'valid' | 'invalid' | 'unknown';
   integrityReason?: string;
+  integrityFailure?: IntegrityFailure;
   /** From the signing-time attribute, or the genTime of a document time-stamp. */
   signingTime?: Date;
   signingCertificateRef: SigningCertificateRef;
   /** The signature time-stamp (unsigned attribute), or the token itself for a document time-stamp. */
-  timestamp: null | { time: Date; valid: boolean; tsa?: string; reason?: string; chain?: ChainStatus };
+  timestamp: null | {
+    time: Date;
+    valid: boolean;
+    tsa?: string;
+    reason?: string;
+    chain?: ChainStatus;
+    chainFindings?: VerifyFinding[];
+  };
   chain: ChainStatus;
   chainReason?: string;
+  chainFailure?: ChainFailure;
   chainSubjects: string[];
   /** Signer certificate validity at the time-stamp time, else the signing time, else null. */
   validAtSigningTime: boolean | null;
+  /** The signing time a valid time-stamp from a trusted TSA proves (proof of existence). */
+  provenTime?: Date;
   revocation: RevocationStatus;
+  /** Catalogued reasons, most decisive kinds first (ETSI EN 319 102-1 style). */
+  findings: VerifyFinding[];
+  /** What the findings give: valid, invalid or indeterminate, and the ETSI sub-indication. */
+  verdict: SignatureVerdict;
+  subIndication?: SubIndication;
 }
 
 function summarize(cert: CertInfo): CmsSignerSummary {
@@ -192,21 +223,25 @@ async function verifyParsed(
   const si = cms.signerInfos[0] as ParsedSignerInfo;
   const pool = makeCertificatePool(input.trust, cms.certificates, input.extraCertificates);
   const binding = contentBinding(cms, si, input);
-  if (typeof binding === 'string') return { ...result, integrityReason: binding };
+  if (typeof binding === 'string')
+    return conclude({ ...result, integrityReason: binding, integrityFailure: 'format' }, []);
   const candidates = [...pool.certificates, ...pool.anchors];
   const check = await checkSignerInfo(si, cms.eContentType, candidates, binding.content);
   Object.assign(result, {
     digestAlgorithm: check.digestAlgorithm,
     signatureAlgorithm: check.signatureAlgorithm,
-    integrity: check.integrity,
+    integrity: check.failure === 'unsupported' || check.failure === 'no-signer' ? 'unknown' : check.integrity,
     integrityReason: check.integrityReason,
+    integrityFailure: check.failure,
     signingTime: check.signingTime,
     signingCertificateRef: check.signingCertificateRef,
   });
   if (check.integrity === 'valid' && binding.bindsCallerBytes) {
     const mismatch = await binding.bindsCallerBytes();
-    if (mismatch) Object.assign(result, { integrity: 'invalid', integrityReason: mismatch });
+    if (mismatch)
+      Object.assign(result, { integrity: 'invalid', integrityReason: mismatch, integrityFailure: 'hash' });
   }
+  const findings: VerifyFinding[] = [...check.algorithmFindings];
   if (cms.signerInfos.length > 1)
     result.integrityReason ??= `only the first of ${cms.signerInfos.length} signers was checked`;
 
@@ -228,12 +263,13 @@ async function verifyParsed(
   }
 
   const signer = check.signer;
-  if (!signer) return result;
+  if (!signer) return conclude(result, findings);
   result.signer = summarize(signer);
   const chain = buildChain(signer, pool);
   Object.assign(result, {
     chain: chain.status,
     chainReason: chain.reason,
+    chainFailure: chain.failure,
     chainSubjects: chain.path.map((c) => c.subject),
   });
   // Expiry does not change the path status (a signature outlives its certificates), but it is worth saying.
@@ -241,9 +277,86 @@ async function verifyParsed(
   const lapsed = chain.path.find((c) => now < c.notBefore || now > c.notAfter);
   if (lapsed && !result.chainReason)
     result.chainReason = `${lapsed.subject} is not valid at ${now.toISOString()} (valid ${lapsed.notBefore.toISOString()} to ${lapsed.notAfter.toISOString()})`;
+  if (result.timestamp?.valid && result.timestamp.chain === 'trusted')
+    result.provenTime = result.timestamp.time;
   const at = result.timestamp?.valid ? result.timestamp.time : result.signingTime;
   result.validAtSigningTime = at ? at >= signer.notBefore && at <= signer.notAfter : null;
   result.revocation = await revocationOf(signer, findIssuer(signer, chain.path, pool), cms, si, input, at);
+  findings.push(...pathAlgorithmFindings(chain.path, (c) => isAnchor(c, pool.anchors)));
+  findings.push(...trustFindings(result, chain, now));
+  return conclude(result, findings);
+}
+
+const isoDate = (d: Date): string => d.toISOString();
+
+/**
+ * Reasons about the signer's standing: its path to an anchor, the signing time a trusted time-stamp
+ * proves, validity and revocation at that time (or now, without such proof). Revocation is judged only
+ * on a trusted path: an unknown issuer's revocation answers prove nothing.
+ */
+function trustFindings(result: CmsVerifyResult, chain: ChainResult, now: Date): VerifyFinding[] {
+  const out: VerifyFinding[] = [];
+  if (result.signingCertificateRef === 'mismatch') out.push(makeFinding('signer.certificateRefMismatch'));
+  out.push(...chainFindings(chain));
+  const ts = result.timestamp;
+  if (ts && !ts.valid) out.push(makeFinding('timestamp.invalid', { reason: ts.reason ?? 'invalid token' }));
+  else if (ts && ts.chain !== 'trusted') out.push(makeFinding('timestamp.untrusted', { tsa: ts.tsa ?? '?' }));
+  else if (!ts) out.push(makeFinding('timestamp.none'));
+
+  const poe = result.provenTime;
+  const leaf = chain.path[0];
+  if (leaf && poe) {
+    if (poe > leaf.notAfter)
+      out.push(
+        makeFinding('validity.expiredAtSigning', { notAfter: isoDate(leaf.notAfter), time: isoDate(poe) }),
+      );
+    else if (poe < leaf.notBefore)
+      out.push(
+        makeFinding('validity.notYetValid', { notBefore: isoDate(leaf.notBefore), time: isoDate(poe) }),
+      );
+  } else if (leaf && now < leaf.notBefore) {
+    out.push(makeFinding('validity.notYetValid', { notBefore: isoDate(leaf.notBefore), time: isoDate(now) }));
+  }
+  // Without proof of existence, every certificate of the path must still be valid now.
+  const reference = poe ?? now;
+  for (const cert of chain.path) {
+    if (reference > cert.notAfter && !(poe && cert === leaf))
+      out.push(
+        makeFinding('validity.expiredNoPoe', { subject: cert.subject, notAfter: isoDate(cert.notAfter) }),
+      );
+  }
+
+  if (chain.status !== 'trusted') return out;
+  const rev = result.revocation;
+  if (rev.status === 'unknown') {
+    out.push(makeFinding('revocation.unknown', { reason: rev.reason ?? 'no revocation information' }));
+  } else if (rev.status === 'revoked') {
+    const revokedAt = rev.revokedAt ? isoDate(rev.revokedAt) : '?';
+    if (!poe) out.push(makeFinding('revocation.revokedNoPoe', { revokedAt }));
+    else if (!rev.revokedAt || rev.revokedAt <= poe)
+      out.push(makeFinding('revocation.revokedBeforeSigning', { revokedAt, time: isoDate(poe) }));
+    else out.push(makeFinding('revocation.revokedAfterSigning', { revokedAt, time: isoDate(poe) }));
+  }
+  return out;
+}
+
+/** Puts the integrity reason first and derives the verdict from all the findings. */
+function conclude(result: CmsVerifyResult, findings: VerifyFinding[]): CmsVerifyResult {
+  const all =
+    result.integrity === 'valid'
+      ? findings
+      : [
+          integrityFinding(
+            result.integrityFailure,
+            result.parseError ?? result.integrityReason ?? 'integrity check failed',
+          ),
+          ...findings,
+        ];
+  const { verdict, subIndication } = concludeFindings(all);
+  result.findings = all;
+  result.verdict = verdict;
+  if (subIndication) result.subIndication = subIndication;
+  else delete result.subIndication;
   return result;
 }
 
@@ -268,29 +381,42 @@ export async function verifyCms(input: CmsVerifyInput): Promise<CmsVerifyResult>
     chainSubjects: [],
     validAtSigningTime: null,
     revocation: { status: 'unknown', source: 'none' },
+    findings: [],
+    verdict: 'invalid',
   };
   let cms: ParsedSignedData;
   try {
     cms = parseCms(input.cms);
   } catch (error) {
-    return {
-      ...result,
-      parseError: (error as Error).message,
-      integrityReason: 'the CMS could not be parsed',
-    };
+    const parseError = (error as Error).message;
+    return conclude(
+      { ...result, parseError, integrityReason: 'the CMS could not be parsed', integrityFailure: 'format' },
+      [],
+    );
   }
   result.parsed = true;
   try {
     return await verifyParsed(cms, input, result);
   } catch (error) {
-    return {
-      ...result,
-      integrity: 'invalid',
-      integrityReason: `verification failed: ${(error as Error).message}`,
-    };
+    return conclude(
+      {
+        ...result,
+        integrity: 'invalid',
+        integrityReason: `verification failed: ${(error as Error).message}`,
+        integrityFailure: 'format',
+      },
+      [],
+    );
   }
 }
 
 function timestampSummary(token: TimeStampVerification): NonNullable<CmsVerifyResult['timestamp']> {
-  return { time: token.time, valid: token.valid, tsa: token.tsa, reason: token.reason, chain: token.chain };
+  return {
+    time: token.time,
+    valid: token.valid,
+    tsa: token.tsa,
+    reason: token.reason,
+    chain: token.chain,
+    chainFindings: token.chainFindings,
+  };
 }

@@ -15,7 +15,6 @@ export async function insertPersonIfAbsent(db: Db, p: { id: string; mobile: stri
       name: p.name,
       password_hash: null,
       default_account_id: null,
-      locked_until: null,
     })
     .onConflict((oc) => oc.column('mobile').doNothing())
     .execute();
@@ -29,36 +28,7 @@ export async function setDefaultAccount(db: Db, personId: string, accountId: str
 export async function setPassword(db: Db, personId: string, hash: string): Promise<void> {
   await db
     .updateTable('persons')
-    .set({ password_hash: hash, updated_at: new Date(), failed_logins: 0, locked_until: null })
-    .where('id', '=', personId)
-    .execute();
-}
-
-export async function recordLoginFailure(
-  db: Db,
-  personId: string,
-  lockAfter: number,
-  lockUntil: Date,
-): Promise<void> {
-  await db
-    .updateTable('persons')
-    .set((eb) => ({
-      failed_logins: eb('failed_logins', '+', 1),
-      locked_until: eb
-        .case()
-        .when('failed_logins', '>=', lockAfter - 1)
-        .then(lockUntil)
-        .else(eb.ref('locked_until'))
-        .end(),
-    }))
-    .where('id', '=', personId)
-    .execute();
-}
-
-export async function resetLoginFailures(db: Db, personId: string): Promise<void> {
-  await db
-    .updateTable('persons')
-    .set({ failed_logins: 0, locked_until: null })
+    .set({ password_hash: hash, updated_at: new Date() })
     .where('id', '=', personId)
     .execute();
 }

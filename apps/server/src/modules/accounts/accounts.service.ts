@@ -13,6 +13,7 @@ import { newId } from '../../lib/ids';
 import { hashPassword, verifyPassword } from '../../lib/secrets';
 import { recordAudit } from '../audit/audit.repository';
 import type { ConfigService } from '../config/config.service';
+import type { LoginThrottle } from '../login-throttle/login-throttle.service';
 import type { MsgsService } from '../msgs/msgs.service';
 import type { Membership, OrganizesService } from '../organizes/organizes.service';
 import type { AuthContext, IssuedToken, SessionService } from '../session/session.service';
@@ -22,9 +23,6 @@ export interface ClientInfo {
   ip: string | null;
   userAgent: string | null;
 }
-
-const LOCK_AFTER_FAILURES = 5;
-const LOCK_MINUTES = 15;
 
 const tokenOut = (t: IssuedToken) => ({ ...t, expiresAt: t.expiresAt.toISOString() });
 
@@ -53,6 +51,8 @@ export function createAccountsService(deps: {
   msgs: MsgsService;
   organizes: OrganizesService;
   config: ConfigService;
+  /** Wrong passwords slow down one account from one client address. */
+  throttle: LoginThrottle;
   /** Runs for every successful login before the space is chosen (e.g. organisation invitations become memberships). */
   onLogin?: (db: Db, person: { id: string; mobile: string }) => Promise<void>;
 }) {
@@ -107,21 +107,19 @@ export function createAccountsService(deps: {
           }));
         isNewAccount = !existing;
       } else {
+        // Counted before the check, so parallel guesses from one address cannot outrun their wait.
+        const attempt = await deps.throttle.attempt(db, 'account', mobile.value, client.ip);
+        if (!attempt.allowed)
+          throw new AppError('account.loginThrottled', {
+            params: { seconds: attempt.retryAfterSeconds },
+            details: { retryAfterSeconds: attempt.retryAfterSeconds },
+          });
         person = await repo.findPersonByMobile(db, mobile.value);
         // Unknown mobile and no password set answer alike, so the call does not reveal who is registered.
         if (!person || !person.password_hash) throw new AppError('account.passwordWrong');
-        if (person.locked_until && person.locked_until > new Date())
-          throw new AppError('account.loginLocked');
-        if (!(await verifyPassword(input.password ?? '', person.password_hash))) {
-          await repo.recordLoginFailure(
-            db,
-            person.id,
-            LOCK_AFTER_FAILURES,
-            new Date(Date.now() + LOCK_MINUTES * 60_000),
-          );
+        if (!(await verifyPassword(input.password ?? '', person.password_hash)))
           throw new AppError('account.passwordWrong');
-        }
-        if (person.failed_logins > 0) await repo.resetLoginFailures(db, person.id);
+        await attempt.clear();
       }
       if (person.status !== 'active') throw new AppError('session.accountDisabled');
       await deps.onLogin?.(db, { id: person.id, mobile: person.mobile });

@@ -1,6 +1,8 @@
 import type { Db } from '@openseal/db';
 import {
   append,
+  canonicalJson,
+  FILE_HASH_FIELDS,
   fromBase64,
   fromHex,
   toBase64,
@@ -9,6 +11,7 @@ import {
   type EvidenceEntry,
   type LogStore,
   type NodeRef,
+  type Openings,
   type SignedTreeHead,
   type StoredLeaf,
 } from '@openseal/evidence';
@@ -69,6 +72,24 @@ export function createDbLogStore(db: Db): LogStore {
           subject: leaf.entry.subject,
         })
         .execute();
+      if (leaf.openings)
+        await db
+          .insertInto('evidence_openings')
+          .values({ idx: leaf.index, openings: canonicalJson(leaf.openings) })
+          .execute();
+      // The private index from a file's SHA-256 to the leaves that name it.
+      const files = FILE_HASH_FIELDS.flatMap((field) => {
+        const digest = leaf.entry.hashes[field.slice('hashes.'.length)];
+        return digest && /^[0-9a-f]{64}$/.test(digest)
+          ? [{ digest: buf(fromHex(digest)), field, idx: leaf.index }]
+          : [];
+      });
+      if (files.length)
+        await db
+          .insertInto('evidence_file_hashes')
+          .values(files)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
       const updated = await db
         .updateTable('evidence_state')
         .set({ tree_size: leaf.index + 1 })
@@ -129,6 +150,14 @@ export function createDbLogStore(db: Db): LogStore {
         createdAt: new Date(row.created_at).toISOString(),
       };
     },
+    async getOpenings(index): Promise<Openings | null> {
+      const row = await db
+        .selectFrom('evidence_openings')
+        .select('openings')
+        .where('idx', '=', index)
+        .executeTakeFirst();
+      return row ? (JSON.parse(row.openings) as Openings) : null;
+    },
     async putTreeHead(sth) {
       const inserted = await db
         .insertInto('evidence_tree_heads')
@@ -164,9 +193,10 @@ export function createDbLogStore(db: Db): LogStore {
 }
 
 /**
- * Appends one entry to the evidence log. Call it with the transaction that makes the change it records,
- * late in that transaction: the counter row stays locked until it commits, so it is the one point where
- * all appends queue. Given a plain connection, it opens a transaction of its own.
+ * Appends one entry to the evidence log, as a committed leaf with its openings kept privately. Call it with
+ * the transaction that makes the change it records, late in that transaction: the counter row stays
+ * locked until it commits, so it is the one point where all appends queue. Given a plain connection, it
+ * opens a transaction of its own.
  */
 export async function appendEvidence(trx: Db, entry: EvidenceEntry): Promise<AppendResult> {
   if (!trx.isTransaction) return trx.transaction().execute((t) => append(createDbLogStore(t), entry));
@@ -188,4 +218,19 @@ export async function findEvidenceBySubject(db: Db, subject: string, limit = 200
     leafHash: toHex(bytes(r.leaf_hash)),
     createdAt: new Date(r.created_at).toISOString(),
   }));
+}
+
+/** Leaves that name a file's SHA-256 in one of the file-hash fields, oldest first (the private index). */
+export async function findEvidenceByFileHash(db: Db, sha256: string, fields: readonly string[], limit = 20) {
+  if (!/^[0-9a-f]{64}$/.test(sha256) || fields.length === 0) return [];
+  const rows = await db
+    .selectFrom('evidence_file_hashes as f')
+    .innerJoin('evidence_leaves as l', 'l.idx', 'f.idx')
+    .select(['l.idx', 'l.kind', 'f.field'])
+    .where('f.digest', '=', buf(fromHex(sha256)))
+    .where('f.field', 'in', [...fields])
+    .orderBy('l.idx', 'asc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ index: Number(r.idx), kind: r.kind, field: r.field }));
 }

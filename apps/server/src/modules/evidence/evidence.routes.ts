@@ -1,59 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { contracts as c } from '@openseal/core';
 import { ok } from '../../lib/reply';
 import { responses } from '../../lib/route-kit';
 import type { EvidenceService } from './evidence.service';
 
-const hash = z
-  .string()
-  .regex(/^[0-9a-f]{64}$/)
-  .describe('SHA-256, lowercase hex');
 const size = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const { signedTreeHead, proofBundle, consistencyProof, evidenceLeaf, logKey } = c;
 
-export const signedTreeHead = z.object({
-  treeSize: z.number().int(),
-  rootHash: hash,
-  timestamp: z.number().int().describe('milliseconds since 1970'),
-  keyId: z.string().describe('SHA-256 of the log key SPKI, hex'),
-  signature: z.string().describe('ECDSA P-256 SHA-256 over RFC 9162 TreeHeadDataV2, DER, base64'),
-});
-export const evidenceEntry = z.object({
-  kind: z.string(),
-  subject: z.string(),
-  actor: z.string(),
-  at: z.string(),
-  hashes: z.record(z.string(), z.string()),
-  data: z.record(z.string(), z.unknown()).optional(),
-});
-export const proofBundle = z.object({
-  version: z.literal(1),
-  entry: evidenceEntry,
-  leafIndex: z.number().int(),
-  leafHash: hash,
-  treeHead: signedTreeHead,
-  inclusionPath: z.array(hash).describe('leaf to root'),
-  logPublicKey: z.string().describe('SPKI DER, base64'),
-});
-export const consistencyProof = z.object({
-  first: z.number().int(),
-  second: z.number().int(),
-  consistency: z.array(hash),
-});
-export const evidenceLeaf = z.object({
-  index: z.number().int(),
-  leafHash: hash,
-  entry: evidenceEntry,
-  createdAt: z.string().nullable(),
-});
-export const logKey = z.object({
-  keyId: z.string(),
-  algorithm: z.literal('ECDSA P-256 SHA-256'),
-  spki: z.string().describe('SPKI DER, base64'),
-  pem: z.string(),
-});
-
-/** The evidence log, read-only and public in the manner of Certificate Transparency logs. */
+/**
+ * The evidence log, read-only and public in the manner of Certificate Transparency logs. What is public is
+ * what the leaves hold: a kind and salted commitments (and only the hash of a leaf written in clear before
+ * commitments). Openings are never served here; parties get them through the records they may see.
+ */
 export default async function evidenceRoutes(app: FastifyInstance, opts: { evidence: EvidenceService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { evidence } = opts;
@@ -86,7 +46,8 @@ export default async function evidenceRoutes(app: FastifyInstance, opts: { evide
     {
       schema: {
         tags,
-        summary: 'Proof bundle of one leaf: entry, inclusion path, signed tree head, log key',
+        summary:
+          'Proof bundle of one leaf as the public log shows it: the committed leaf (no openings), inclusion path, signed tree head, log key',
         params: indexParams,
         response: responses(proofBundle),
       },
@@ -100,7 +61,8 @@ export default async function evidenceRoutes(app: FastifyInstance, opts: { evide
     {
       schema: {
         tags,
-        summary: 'One leaf of the log',
+        summary:
+          'One leaf of the log: its kind and field commitments (a leaf written in clear before commitments: its hash only)',
         params: indexParams,
         response: responses(evidenceLeaf),
       },

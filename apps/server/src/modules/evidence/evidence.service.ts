@@ -2,19 +2,45 @@ import { AppError } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import {
   buildProofBundle,
-  decodeEntry,
+  decodeLeaf,
+  openEntry,
   proveConsistency,
   proveInclusion,
   publishTreeHead,
   spkiToPem,
   toBase64,
   toHex,
+  type BundleAudience,
+  type CommittedLeaf,
   type EvidenceEntry,
   type EvidenceSigner,
-  type ProofBundle,
+  type ProofBundleV2,
   type SignedTreeHead,
 } from '@openseal/evidence';
-import { appendEvidence, createDbLogStore, findEvidenceBySubject } from './evidence.repository';
+import {
+  appendEvidence,
+  createDbLogStore,
+  findEvidenceByFileHash,
+  findEvidenceBySubject,
+} from './evidence.repository';
+
+/** What a party of an act sees of a leaf: every field opened (or a clear leaf shown). */
+const PARTY: BundleAudience = { open: 'all', showClearLeaf: true };
+
+/** The entry a bundle shows in full; null when it does not (a withheld leaf, or openings erased). */
+function entryOf(bundle: ProofBundleV2): EvidenceEntry | null {
+  const leaf = bundle.leaf;
+  if (!leaf) return null;
+  if (leaf.v === 1) {
+    const { v: _v, ...entry } = leaf;
+    return entry;
+  }
+  try {
+    return openEntry(leaf, bundle.openings);
+  } catch {
+    return null;
+  }
+}
 
 export interface EvidenceServiceDeps {
   db: Db;
@@ -52,8 +78,17 @@ export function createEvidenceService(deps: EvidenceServiceDeps) {
     if (index >= treeSize) throw new AppError('request.notFound', { details: { index, treeSize } });
   }
 
+  /** The signed head to prove `lastIndex` against: the latest, or a new one when the leaf is newer. */
+  async function headCovering(lastIndex: number): Promise<SignedTreeHead> {
+    const sth = await currentTreeHead();
+    return lastIndex >= sth.treeSize ? signTreeHeadNow() : sth;
+  }
+
   return {
-    /** Appends inside the caller's transaction; the leaf exists only if that transaction commits. */
+    /**
+     * Appends inside the caller's transaction; the leaf exists only if that transaction commits. The
+     * entry is given in clear: the leaf commits to it, and its openings are kept privately beside it.
+     */
     append: (trx: Db, entry: EvidenceEntry) =>
       appendEvidence(trx, entry).then((r) => ({ index: r.index, leafHash: toHex(r.leafHash) })),
 
@@ -86,32 +121,78 @@ export function createEvidenceService(deps: EvidenceServiceDeps) {
       return { first, second, consistency: proof.map(toHex) };
     },
 
-    /** A proof bundle against the latest signed head; a leaf newer than that head gets a new head first. */
-    async bundleFor(index: number): Promise<ProofBundle> {
-      let sth = await currentTreeHead();
-      if (index >= sth.treeSize) sth = await signTreeHeadNow();
+    /**
+     * A proof bundle against the latest signed head; a leaf newer than that head gets a new head first.
+     * By default it shows what the public log shows; `audience` adds openings for a caller who may see them.
+     */
+    async bundleFor(index: number, audience: BundleAudience = {}): Promise<ProofBundleV2> {
+      const sth = await headCovering(index);
       checkIndex(index, sth.treeSize);
-      return buildProofBundle(store(), index, sth, signer.publicKeySpki);
+      return buildProofBundle(store(), index, sth, signer.publicKeySpki, audience);
     },
 
-    async entry(index: number) {
+    /** The public view of one leaf: the committed leaf, or only the hash of a leaf written in clear. */
+    async entry(index: number): Promise<{ index: number; leafHash: string; leaf: CommittedLeaf | null }> {
       const leaf = await store().getLeaf(index);
       if (!leaf) throw new AppError('request.notFound', { details: { index } });
-      return {
-        index: leaf.index,
-        leafHash: toHex(leaf.leafHash),
-        entry: decodeEntry(leaf.entryBytes),
-        createdAt: leaf.createdAt ?? null,
-      };
+      const body = decodeLeaf(leaf.entryBytes);
+      return { index: leaf.index, leafHash: toHex(leaf.leafHash), leaf: body.v === 2 ? body : null };
     },
 
-    /** Bundles for every leaf about one subject, e.g. a signing flow's chain record. */
-    async bundlesForSubject(subject: string): Promise<ProofBundle[]> {
+    /**
+     * The operator's own read of a leaf, opened with the stored openings. Never serve it as it is: it is
+     * for callers that have checked who may see which fields (notary records of a flow's parties, …).
+     */
+    async openedEntry(index: number): Promise<{ index: number; leafHash: string; entry: EvidenceEntry }> {
+      const leaf = await store().getLeaf(index);
+      if (!leaf) throw new AppError('request.notFound', { details: { index } });
+      const body = decodeLeaf(leaf.entryBytes);
+      let entry: EvidenceEntry;
+      if (body.v === 1) {
+        const { v: _v, ...clear } = body;
+        entry = clear;
+      } else {
+        const openings = await store().getOpenings(index);
+        // Openings erased (or never kept): nothing of this leaf can be read any more.
+        if (!openings) throw new AppError('request.notFound', { details: { index } });
+        entry = openEntry(body, openings);
+      }
+      return { index: leaf.index, leafHash: toHex(leaf.leafHash), entry };
+    },
+
+    /**
+     * Bundles with every opening, and the entries they open to, for every leaf about one subject (a flow's
+     * chain record, a seal's records). Only for callers that checked the reader is a party of the subject.
+     */
+    async partyBundlesForSubject(
+      subject: string,
+    ): Promise<Array<{ bundle: ProofBundleV2; entry: EvidenceEntry }>> {
       const leaves = await findEvidenceBySubject(db, subject);
       if (leaves.length === 0) return [];
-      let sth = await currentTreeHead();
-      if (leaves.at(-1)!.index >= sth.treeSize) sth = await signTreeHeadNow();
-      return Promise.all(leaves.map((l) => buildProofBundle(store(), l.index, sth, signer.publicKeySpki)));
+      const sth = await headCovering(leaves.at(-1)!.index);
+      const bundles = await Promise.all(
+        leaves.map((l) => buildProofBundle(store(), l.index, sth, signer.publicKeySpki, PARTY)),
+      );
+      return bundles.flatMap((bundle) => {
+        const entry = entryOf(bundle);
+        return entry ? [{ bundle, entry }] : [];
+      });
+    },
+
+    /** Leaves that name a file's SHA-256 in one of `fields` (the private index, not the public log). */
+    findByFileHash: (sha256: string, fields: readonly string[], limit = 20) =>
+      findEvidenceByFileHash(db, sha256, fields, limit),
+
+    /** Bundles of several leaves proven against one signed head, so that one root covers them all. */
+    async bundlesUnderOneHead(
+      items: ReadonlyArray<{ index: number; audience?: BundleAudience }>,
+    ): Promise<{ treeHead: SignedTreeHead; bundles: ProofBundleV2[] }> {
+      const treeHead = await headCovering(Math.max(-1, ...items.map((i) => i.index)));
+      for (const i of items) checkIndex(i.index, treeHead.treeSize);
+      const bundles = await Promise.all(
+        items.map((i) => buildProofBundle(store(), i.index, treeHead, signer.publicKeySpki, i.audience)),
+      );
+      return { treeHead, bundles };
     },
 
     publicKey() {

@@ -3,6 +3,8 @@ import { imageSize } from 'image-size';
 import yauzl from 'yauzl';
 import { AppError } from '@openseal/core';
 import { OfdError, readOfd } from '@openseal/ofd';
+import { bufferSource, checkSigningAllowed, openPdf, PdfError, type PdfDocument } from '@openseal/pdf';
+import { pdfErrorToAppError } from '../signing/pdf-signing';
 
 /** What an upload may be, per purpose (spec section 5). */
 export type UploadKind = 'pdf' | 'ofd' | 'jpg' | 'png' | 'doc' | 'docx';
@@ -52,6 +54,26 @@ function looksLikePdf(bytes: Buffer): boolean {
     tail.includes('%%EOF') &&
     bytes.includes('startxref', Math.max(0, bytes.length - 2048), 'latin1')
   );
+}
+
+/**
+ * A PDF uploaded for signing is refused at once when its encryption stops the platform from signing it:
+ * a user password, permissions that forbid filling in forms, or a handler it cannot write. Its structure
+ * is judged later, when a flow reads its pages; here only a file that opens is looked at.
+ */
+export function checkPdfEncryption(bytes: Buffer): void {
+  let doc: PdfDocument;
+  try {
+    doc = openPdf(bufferSource(bytes), { limits: { deadlineMs: 10_000 } });
+  } catch (err) {
+    if (err instanceof PdfError) return;
+    throw err;
+  }
+  try {
+    checkSigningAllowed(doc);
+  } catch (err) {
+    throw pdfErrorToAppError(err);
+  }
 }
 
 /**

@@ -67,16 +67,13 @@ export default async function filesRoutes(app: FastifyInstance, opts: { files: F
     {
       schema: {
         tags,
-        summary: 'A time-limited download address for one of your files',
+        summary:
+          'A download address of a file you may see (your upload, a flow you take part in, a seal you manage…); it lives DOWNLOAD_URL_TTL_SECONDS and is checked again when used',
         body: c.fileUrlRequest,
         response: responses(c.fileUrlResponse),
       },
     },
-    async (req) =>
-      ok(
-        await files.signedUrl(app.db, req.requireAuth(), req.body.fileKey, req.body.internal ? 300 : 3600),
-        req.lang,
-      ),
+    async (req) => ok(await files.urlFor(app.db, req.requireAuth(), req.body.fileKey), req.lang),
   );
 
   r.get(
@@ -84,21 +81,13 @@ export default async function filesRoutes(app: FastifyInstance, opts: { files: F
     {
       schema: {
         tags,
-        summary: 'Download address (needStaticUrl: valid 7 days)',
+        summary:
+          'Download address (fileKey, internal, needStaticUrl): like POST /v1/file/url; every address is short-lived and checked again when used, needStaticUrl included',
         querystring: c.downloadUrlQuery,
         response: responses(c.fileUrlResponse),
       },
     },
-    async (req) =>
-      ok(
-        await files.signedUrl(
-          app.db,
-          req.requireAuth(),
-          req.query.fileKey,
-          req.query.needStaticUrl ? 7 * 86400 : req.query.internal ? 300 : 3600,
-        ),
-        req.lang,
-      ),
+    async (req) => ok(await files.urlFor(app.db, req.requireAuth(), req.query.fileKey), req.lang),
   );
 
   r.get(
@@ -106,18 +95,25 @@ export default async function filesRoutes(app: FastifyInstance, opts: { files: F
     {
       schema: {
         tags,
-        summary: 'Download through a signed address',
+        summary:
+          'Download through an address: its holder must still have access to the object it was issued through',
         params: z.object({ fileKey: z.string().max(128) }),
-        querystring: z.object({ expires: z.coerce.number().int(), sig: z.string().max(128) }),
+        querystring: z.object({
+          by: z.string().max(200).optional(),
+          via: z.string().max(32).optional(),
+          id: z.string().max(200).optional(),
+          expires: z.coerce.number().int(),
+          sig: z.string().max(128),
+        }),
       },
       config: { public: true },
     },
     async (req, reply) => {
-      const file = await files.download(app.db, req.params.fileKey, req.query.expires, req.query.sig);
+      const file = await files.download(app.db, req.params.fileKey, req.query);
       return reply
         .header('content-type', file.contentType)
         .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
-        .header('cache-control', 'private, max-age=300')
+        .header('cache-control', `private, max-age=${file.maxAgeSeconds}`)
         .header('x-content-type-options', 'nosniff')
         .send(file.bytes);
     },

@@ -4,7 +4,7 @@ import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
 import { hmac, safeEqual } from '../../lib/secrets';
 import type { AuthContext } from '../session/session.service';
-import { checkUpload, type UploadKind } from './file-check';
+import { checkPdfEncryption, checkUpload, type UploadKind } from './file-check';
 import type { BlobStore } from './file-store';
 import * as repo from './files.repository';
 
@@ -18,7 +18,48 @@ interface PurposeRule {
 
 const MB = 1024 * 1024;
 
-export function createFilesService(deps: { store: BlobStore; secret: string; fileSizeLimitMb: number }) {
+/** Who a download address is issued to: a person in one space, or a platform operator. */
+export type FileHolder = { kind: 'person'; ctx: AuthContext } | { kind: 'operator'; operatorId: string };
+
+/** The object through which a holder reads a file: a rule's name and the object's id. */
+export interface FileGrant {
+  via: string;
+  id: string;
+}
+
+export type FileRow = NonNullable<Awaited<ReturnType<typeof repo.findFileObject>>>;
+
+/**
+ * How a module that owns files decides who reads them through its objects (a flow's participants, a
+ * seal's managers…). Asked when an address is issued for a bare fileKey, and again whenever the address
+ * is used, so an address stops working as soon as its holder loses access.
+ */
+export interface FileAccessRule {
+  /** Whether the holder may read the file through the object `id` now. */
+  allows(db: Db, holder: FileHolder, id: string, file: FileRow): Promise<boolean>;
+  /** For the fileKey-only call: an object of this module through which the holder may read the file. */
+  find?(db: Db, holder: FileHolder, file: FileRow): Promise<string | null>;
+}
+
+export interface FilesDeps {
+  store: BlobStore;
+  secret: string;
+  fileSizeLimitMb: number;
+  /** How long an address lives (DOWNLOAD_URL_TTL_SECONDS). */
+  urlTtlSeconds: number;
+  /** The holder's context now (active person, active member of a live organisation), or null. */
+  contextOf(db: Db, personId: string, organizationId: string | null): Promise<AuthContext | null>;
+}
+
+/** The holder as an address names it: `p.<person>[.<organisation>]` or `o.<operator>`. */
+function holderText(h: FileHolder): string {
+  if (h.kind === 'operator') return `o.${h.operatorId}`;
+  return h.ctx.organizationId ? `p.${h.ctx.personId}.${h.ctx.organizationId}` : `p.${h.ctx.personId}`;
+}
+
+const ID = /^[0-9A-Za-z_-]{1,64}$/;
+
+export function createFilesService(deps: FilesDeps) {
   /** Spec section 5 upload rules, by purpose. */
   const RULES: Record<UploadPurpose, PurposeRule> = {
     sign: { kinds: ['pdf', 'ofd'], maxBytes: deps.fileSizeLimitMb * MB },
@@ -28,7 +69,57 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
     appIcon: { kinds: ['jpg', 'png'], maxBytes: LIMITS.appIconMaxBytes, exactPx: LIMITS.appIconPx },
     sealImage: { kinds: ['png'], maxBytes: LIMITS.sealImageMaxBytes },
   };
-  const urlSignature = (key: string, expires: number) => hmac(deps.secret, 'file', key, String(expires));
+  const rules = new Map<string, FileAccessRule>();
+  const signature = (key: string, by: string, grant: FileGrant, expires: number) =>
+    hmac(deps.secret, 'file', key, by, grant.via, grant.id, String(expires));
+
+  /** Own uploads: the person who uploaded the file, in the space they uploaded it in. */
+  const ownRule: FileAccessRule = {
+    allows: async (_db, h, _id, f) =>
+      h.kind === 'person' && f.owner_person_id === h.ctx.personId && f.owner_org_id === h.ctx.organizationId,
+  };
+  /**
+   * Materials (licences, authorisation letters, authority applications) carry identity data: inside the
+   * organisation only its administrators and reviewers read another member's.
+   */
+  const materialRule: FileAccessRule = {
+    allows: async (db, h, _id, f) =>
+      h.kind === 'person' &&
+      f.purpose === 'material' &&
+      f.owner_org_id !== null &&
+      f.owner_org_id === h.ctx.organizationId &&
+      ((await hasOrgPermission(db, h.ctx, 'member.manage')) ||
+        (await hasOrgPermission(db, h.ctx, 'authority.review'))),
+  };
+  rules.set('own', ownRule);
+  rules.set('material', materialRule);
+
+  function address(holder: FileHolder, fileKey: string, grant: FileGrant) {
+    if (!rules.has(grant.via)) throw new Error(`no file access rule "${grant.via}"`);
+    const by = holderText(holder);
+    const expires = Math.floor(Date.now() / 1000) + deps.urlTtlSeconds;
+    const q = new URLSearchParams({
+      by,
+      via: grant.via,
+      id: grant.id,
+      expires: String(expires),
+      sig: signature(fileKey, by, grant, expires),
+    });
+    return {
+      url: `/v1/file/download/${encodeURIComponent(fileKey)}?${q.toString()}`,
+      expiresAt: new Date(expires * 1000).toISOString(),
+    };
+  }
+
+  /** The holder an address names, as they stand now; null when they are gone (removed, disabled). */
+  async function holderNow(db: Db, by: string): Promise<FileHolder | null> {
+    const [kind, first, second, ...rest] = by.split('.');
+    if (rest.length || !first || !ID.test(first) || (second !== undefined && !ID.test(second))) return null;
+    if (kind === 'o' && second === undefined) return { kind: 'operator', operatorId: first };
+    if (kind !== 'p') return null;
+    const ctx = await deps.contextOf(db, first, second ?? null);
+    return ctx && { kind: 'person', ctx };
+  }
 
   async function store(
     db: Db,
@@ -44,6 +135,7 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
     if (input.bytes.length > rule.maxBytes)
       throw new AppError('file.tooLarge', { details: { maxBytes: rule.maxBytes } });
     const checked = await checkUpload(input.bytes, rule.kinds);
+    if (input.purpose === 'sign' && checked.kind === 'pdf') checkPdfEncryption(input.bytes);
     if (rule.exactPx && (checked.width !== rule.exactPx || checked.height !== rule.exactPx)) {
       throw new AppError('file.imageSize', {
         details: {
@@ -80,51 +172,54 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
     storeSystemFile: (db: Db, input: { bytes: Buffer; fileName: string; purpose: UploadPurpose }) =>
       store(db, { ...input, ownerPersonId: null, ownerOrgId: null }),
 
-    /**
-     * A time-limited download address, for the file's uploader or its organisation. Materials (licences,
-     * authorisation letters, authority applications) carry identity data: inside the organisation only
-     * its administrators and reviewers may read another member's.
-     */
-    async signedUrl(db: Db, ctx: AuthContext, fileKey: string, ttlSeconds: number) {
-      const file = await repo.findFileObject(db, fileKey);
-      const sameOrg = !!file && file.owner_org_id !== null && file.owner_org_id === ctx.organizationId;
-      const mayRead =
-        !!file &&
-        (file.owner_person_id === ctx.personId ||
-          (sameOrg &&
-            (file.purpose !== 'material' ||
-              (await hasOrgPermission(db, ctx, 'member.manage')) ||
-              (await hasOrgPermission(db, ctx, 'authority.review')))));
-      if (!file || !mayRead) throw new AppError('file.notFound');
-      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
-      return {
-        url: `/v1/file/download/${encodeURIComponent(fileKey)}?expires=${expires}&sig=${urlSignature(fileKey, expires)}`,
-        expiresAt: new Date(expires * 1000).toISOString(),
-      };
-    },
-
-    /** For the platform's reviewers (operators): a short-lived address of an applicant's material, any owner. */
-    async materialUrlForReviewer(db: Db, fileKey: string, ttlSeconds: number) {
-      const file = await repo.findFileObject(db, fileKey);
-      if (!file || file.purpose !== 'material') throw new AppError('file.notFound');
-      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
-      return {
-        url: `/v1/file/download/${encodeURIComponent(fileKey)}?expires=${expires}&sig=${urlSignature(fileKey, expires)}`,
-        expiresAt: new Date(expires * 1000).toISOString(),
-        organizationId: file.owner_org_id,
-      };
+    /** A module that owns files says who reads them through its objects (see FileAccessRule). */
+    registerAccess(via: string, rule: FileAccessRule) {
+      if (rules.has(via)) throw new Error(`file access rule "${via}" registered twice`);
+      rules.set(via, rule);
     },
 
     /**
-     * A short-lived address of any file, for modules that have checked the caller's right to it
-     * themselves (a sign flow's participants reading a seal image of another organisation, say).
+     * A short-lived download address for a bare fileKey (POST /v1/file/url): issued through the first
+     * object that lets the caller read the file (their own upload, their organisation's material for its
+     * administrators, a flow they take part in, a seal they manage…), or refused with 5201.
      */
-    internalUrl(fileKey: string, ttlSeconds: number) {
-      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
-      return {
-        url: `/v1/file/download/${encodeURIComponent(fileKey)}?expires=${expires}&sig=${urlSignature(fileKey, expires)}`,
-        expiresAt: new Date(expires * 1000).toISOString(),
-      };
+    async urlFor(db: Db, ctx: AuthContext, fileKey: string) {
+      const file = await repo.findFileObject(db, fileKey);
+      if (!file) throw new AppError('file.accessDenied');
+      const holder: FileHolder = { kind: 'person', ctx };
+      for (const [via, rule] of rules) {
+        const id = rule.find
+          ? await rule.find(db, holder, file)
+          : (await rule.allows(db, holder, '', file))
+            ? ''
+            : null;
+        if (id !== null) return address(holder, fileKey, { via, id });
+      }
+      throw new AppError('file.accessDenied');
+    },
+
+    /**
+     * A short-lived address through an object the calling module has checked the holder may see (a seal
+     * image in the seal list, say). The address names the holder and the object, and the module's rule
+     * judges it again when it is used.
+     */
+    urlThrough: (holder: FileHolder, fileKey: string, grant: FileGrant) => address(holder, fileKey, grant),
+
+    /** Like urlThrough, with the object's rule asked first (5201 when it refuses); answers the file too. */
+    async urlChecked(db: Db, holder: FileHolder, fileKey: string, grant: FileGrant) {
+      const file = await repo.findFileObject(db, fileKey);
+      const rule = rules.get(grant.via);
+      if (!file || !rule || !(await rule.allows(db, holder, grant.id, file)))
+        throw new AppError('file.accessDenied');
+      return { ...address(holder, fileKey, grant), file };
+    },
+
+    /** Throws 5201 unless the caller uploaded the file in this space (what they attach to an application). */
+    async requireOwn(db: Db, ctx: AuthContext, fileKey: string): Promise<FileRow> {
+      const file = await repo.findFileObject(db, fileKey);
+      if (!file || !(await ownRule.allows(db, { kind: 'person', ctx }, '', file)))
+        throw new AppError('file.accessDenied');
+      return file;
     },
 
     /** A stored file's bytes and metadata, for modules that checked access themselves. */
@@ -144,13 +239,39 @@ export function createFilesService(deps: { store: BlobStore; secret: string; fil
 
     getBlob: (sha256: string) => deps.store.get(sha256),
 
-    async download(db: Db, fileKey: string, expires: number, sig: string) {
-      if (expires < Date.now() / 1000 || !safeEqual(sig, urlSignature(fileKey, expires)))
-        throw new AppError('file.notFound');
+    /**
+     * Serves an address: its signature first (5007 for a forged or altered one), then its lifetime
+     * (5203), then the holder and the object it names, judged now (5202 when the holder has left the
+     * organisation or lost access to the object since).
+     */
+    async download(
+      db: Db,
+      fileKey: string,
+      q: {
+        by?: string | undefined;
+        via?: string | undefined;
+        id?: string | undefined;
+        expires: number;
+        sig: string;
+      },
+    ) {
+      const by = q.by ?? '';
+      const grant = { via: q.via ?? '', id: q.id ?? '' };
+      if (!safeEqual(q.sig, signature(fileKey, by, grant, q.expires))) throw new AppError('file.notFound');
+      if (q.expires < Date.now() / 1000) throw new AppError('file.linkExpired');
       const file = await repo.findFileObject(db, fileKey);
-      const bytes = file ? await deps.store.get(file.sha256) : null;
-      if (!file || !bytes) throw new AppError('file.notFound');
-      return { bytes, contentType: file.content_type, name: file.name };
+      const rule = rules.get(grant.via);
+      if (!file || !rule) throw new AppError('file.notFound');
+      const holder = await holderNow(db, by);
+      if (!holder || !(await rule.allows(db, holder, grant.id, file))) throw new AppError('file.linkRevoked');
+      const bytes = await deps.store.get(file.sha256);
+      if (!bytes) throw new AppError('file.notFound');
+      return {
+        bytes,
+        contentType: file.content_type,
+        name: file.name,
+        maxAgeSeconds: Math.max(0, Math.floor(q.expires - Date.now() / 1000)),
+      };
     },
 
     async readDataUrl(db: Db, fileKey: string): Promise<string | null> {

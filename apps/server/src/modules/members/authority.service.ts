@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids';
 import {
   callerPoints,
   hasOrgPermission,
+  lackingPoints,
   pointsOfRoles,
   requireOrg,
   requireOrgPermission,
@@ -35,7 +36,7 @@ export type Decider =
   { kind: 'member'; ctx: AuthContext } | { kind: 'operator'; operatorId: string; name: string };
 
 export function createAuthorityService(deps: {
-  /** Throws unless the caller may read the file (it is theirs or their organisation's). */
+  /** Throws unless the caller uploaded the file (an application attaches the applicant's own upload). */
   checkFile: (db: Db, ctx: AuthContext, fileKey: string) => Promise<void>;
 }) {
   async function out(db: Db, a: repo.ApplicationRow, lang: Language) {
@@ -102,9 +103,11 @@ export function createAuthorityService(deps: {
         if (a.roles.some(isHolderRole)) throw new AppError('authority.operatorOnly');
         if (a.person_id === who.ctx.personId) throw new AppError('member.self');
         const mine = await callerPoints(trx, who.ctx);
-        if (action === 'approve')
-          for (const p of await pointsOfRoles(trx, a.organization_id, a.roles))
-            if (!mine.has(p)) throw new AppError('member.roleNotAssignable');
+        const notHeld =
+          action === 'approve'
+            ? lackingPoints(mine, await pointsOfRoles(trx, a.organization_id, a.roles))
+            : [];
+        if (notHeld.length) throw new AppError('member.grantNotHeld', { details: { points: notHeld } });
       }
       const t = AUTHORITY_TRANSITIONS[action];
       if (a.status !== t.from) throw new AppError('authority.statusChange');

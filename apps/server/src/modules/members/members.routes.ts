@@ -26,7 +26,7 @@ export default async function membersRoutes(app: FastifyInstance, deps: ModuleDe
   const roles = createRolesService();
   const changes = createRoleChangeService({ msgs: deps.msgs });
   const authority = createAuthorityService({
-    checkFile: async (db, ctx, fileKey) => void (await deps.files.signedUrl(db, ctx, fileKey, 60)),
+    checkFile: async (db, ctx, fileKey) => void (await deps.files.requireOwn(db, ctx, fileKey)),
   });
   const tags = ['Organisations'];
   const ip = (req: Parameters<typeof clientOf>[0]) => clientOf(req).ip;

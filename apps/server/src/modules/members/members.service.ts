@@ -1,11 +1,17 @@
 import { AppError, checkMobile, maskPhone, type Language } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
-import { callerPoints, requireOrg, requireOrgPermission } from '../../lib/permissions';
+import {
+  callerPoints,
+  lackingPoints,
+  pointsOfRoles,
+  requireOrg,
+  requireOrgPermission,
+} from '../../lib/permissions';
 import { recordAudit } from '../audit/audit.repository';
 import type { AuthContext } from '../session/session.service';
 import * as repo from './members.repository';
-import { checkGrantable, isHolderRole, normaliseRoles, roleRefs } from './role-rules';
+import { checkAssignment, isHolderRole, normaliseRoles, roleRefs } from './role-rules';
 
 type MemberStatus = 'active' | 'paused' | 'removed';
 type MemberAction = 'pause' | 'resume' | 'remove';
@@ -46,10 +52,14 @@ export function createMembersService() {
 
   async function move(db: Db, ctx: AuthContext, memberId: string, action: MemberAction, ip: string | null) {
     const org = await requireOrgPermission(db, ctx, 'member.manage');
+    const held = await callerPoints(db, org);
     return db.transaction().execute(async (trx) => {
       const m = await loadMember(trx, org.organizationId, memberId);
       if (m.memberId === org.memberId) throw new AppError('member.self');
       if (m.roles.some(isHolderRole)) throw new AppError('member.holderProtected');
+      // Pausing or removing takes every role away: only someone holding all of them may.
+      if (lackingPoints(held, await pointsOfRoles(trx, org.organizationId, m.roles)).length)
+        throw new AppError('member.outranks');
       const t = MEMBER_TRANSITIONS[action];
       if (!(await repo.setStatus(trx, m.memberId, t.from, t.to))) throw new AppError('member.statusChange');
       await recordAudit(trx, {
@@ -79,12 +89,11 @@ export function createMembersService() {
     ) {
       const org = await requireOrgPermission(db, ctx, 'member.manage');
       const mobile = mobileOf(input.mobile);
-      const roles = await checkGrantable(
-        db,
-        org.organizationId,
-        await callerPoints(db, org),
-        input.roles ?? [],
-      );
+      const roles = await checkAssignment(db, org.organizationId, await callerPoints(db, org), {
+        before: [],
+        after: input.roles ?? [],
+        self: false,
+      });
       const nickname = input.nickname?.trim() ?? '';
       return db.transaction().execute(async (trx) => {
         const existing = await repo.findMemberByMobile(trx, org.organizationId, mobile);
@@ -172,7 +181,13 @@ export function createMembersService() {
           : undefined;
         if (invite) {
           if (invite.status !== 'pending') throw new AppError('member.notFound');
-          const roles = input.roles && (await checkGrantable(trx, org.organizationId, points, input.roles));
+          const roles =
+            input.roles &&
+            (await checkAssignment(trx, org.organizationId, points, {
+              before: invite.roles,
+              after: input.roles,
+              self: false,
+            }));
           await repo.updateInvite(trx, invite.id, { nickname: input.nickname?.trim(), roles });
           await recordAudit(trx, {
             actorPersonId: org.personId,
@@ -190,7 +205,11 @@ export function createMembersService() {
         if (input.roles) {
           // Holder roles stay where they are: they move only through the confirmed change.
           const kept = m.roles.filter(isHolderRole);
-          const granted = await checkGrantable(trx, org.organizationId, points, input.roles);
+          const granted = await checkAssignment(trx, org.organizationId, points, {
+            before: m.roles,
+            after: input.roles,
+            self: m.memberId === org.memberId,
+          });
           roles = kept.length ? [...kept, ...granted.filter((r) => r !== 'staff')] : granted;
           roles = kept.length ? [...new Set(roles)] : normaliseRoles(roles);
           await repo.setRoles(trx, m.memberId, roles);

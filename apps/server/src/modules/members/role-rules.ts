@@ -1,6 +1,6 @@
 import { AppError, contracts, roleName, type Language } from '@openseal/core';
 import type { Db } from '@openseal/db';
-import { pointsOfRoles } from '../../lib/permissions';
+import { lackingPoints, pointsOfRoles } from '../../lib/permissions';
 import * as repo from './members.repository';
 
 const HOLDER = new Set<string>(contracts.HOLDER_ROLES);
@@ -24,24 +24,34 @@ export function normaliseRoles(roles: readonly string[]): string[] {
 }
 
 /**
- * Roles a caller may hand out: known in the organisation, never a holder role (those move only through
- * the confirmed change), and granting nothing the caller does not hold, so no one can raise anyone above
- * themselves.
+ * A change of the roles of one member or invitation, from `before` to `after` (holder roles excluded: they
+ * move only through the confirmed change). The roles wanted must exist and never be a holder role. No one
+ * raises anyone, themselves included, above themselves: every role added must carry only points the
+ * caller holds, and every role taken away too (so no one strips someone above them). Roles kept as they
+ * were are not re-checked. Answers the normalised roles to store.
  */
-export async function checkGrantable(
+export async function checkAssignment(
   db: Db,
   organizationId: string,
-  callerPoints: Set<string>,
-  roles: readonly string[],
+  caller: ReadonlySet<string>,
+  change: { before: readonly string[]; after: readonly string[]; self: boolean },
 ): Promise<string[]> {
-  const wanted = normaliseRoles(roles);
+  const wanted = normaliseRoles(change.after);
   const custom = await repo.listCustomRoles(db, organizationId);
   for (const r of wanted) {
     if (isHolderRole(r)) throw new AppError('member.roleNotAssignable');
     if (!Object.hasOwn(contracts.BUILTIN_ROLE_POINTS, r) && !custom.some((c) => c.code === r))
       throw new AppError('role.notFound');
   }
-  for (const p of await pointsOfRoles(db, organizationId, wanted))
-    if (!callerPoints.has(p)) throw new AppError('member.roleNotAssignable');
+  const before = new Set(change.before.filter((r) => !isHolderRole(r) && r !== 'staff'));
+  const added = wanted.filter((r) => r !== 'staff' && !before.has(r));
+  const removed = [...before].filter((r) => !wanted.includes(r));
+  const notHeld = lackingPoints(caller, await pointsOfRoles(db, organizationId, added));
+  if (notHeld.length)
+    throw new AppError(change.self ? 'member.selfGrant' : 'member.grantNotHeld', {
+      details: { points: notHeld },
+    });
+  const notRevocable = lackingPoints(caller, await pointsOfRoles(db, organizationId, removed));
+  if (notRevocable.length) throw new AppError('member.revokeNotHeld', { details: { points: notRevocable } });
   return wanted;
 }

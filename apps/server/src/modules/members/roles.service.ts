@@ -1,13 +1,20 @@
 import { AppError, contracts, IDENTITY, roleName, type Language } from '@openseal/core';
 import { isUniqueViolation, type Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
-import { callerPoints, requireOrg, requireOrgPermission, sceneAllowed } from '../../lib/permissions';
+import {
+  callerPoints,
+  grantablePoints,
+  lackingPoints,
+  requireOrg,
+  requireOrgPermission,
+  sceneAllowed,
+} from '../../lib/permissions';
 import { recordAudit } from '../audit/audit.repository';
 import type { AuthContext } from '../session/session.service';
 import * as repo from './members.repository';
 import { roleRefs } from './role-rules';
 
-const { BUILTIN_ROLE_POINTS, BUILTIN_ROLES, PERMISSION_TREE, isPermissionPoint } = contracts;
+const { BUILTIN_ROLE_POINTS, BUILTIN_ROLES, PERMISSION_TREE, isPermissionPoint, isReservedPoint } = contracts;
 
 function tree(points: readonly string[], lang: Language) {
   const has = new Set(points);
@@ -18,9 +25,27 @@ function tree(points: readonly string[], lang: Language) {
   });
 }
 
-function checkPoints(points: readonly string[]): string[] {
+/**
+ * The points a role may be given by this caller: known, never reserved to a holder role (seal claiming), and
+ * each one held by the caller, so no one makes a role above themselves. A role the caller holds gets its own
+ * refusal, since widening it would raise the caller.
+ */
+function checkPoints(points: readonly string[], held: ReadonlySet<string>, heldBySelf = false): string[] {
   for (const p of points) if (!isPermissionPoint(p)) throw new AppError('role.pointUnknown');
+  if (points.some(isReservedPoint)) throw new AppError('role.pointReserved');
+  const notHeld = lackingPoints(held, points);
+  if (notHeld.length)
+    throw new AppError(heldBySelf ? 'role.selfWiden' : 'role.pointNotHeld', { details: { points: notHeld } });
   return [...new Set(points)];
+}
+
+/** A role carrying a point the caller lacks is above them: they may neither change nor delete it. */
+function checkBelow(role: { points: readonly string[] }, held: ReadonlySet<string>) {
+  const above = lackingPoints(
+    held,
+    role.points.filter((p) => !isReservedPoint(p)),
+  );
+  if (above.length) throw new AppError('role.outranks', { details: { points: above } });
 }
 
 export function createRolesService() {
@@ -52,13 +77,15 @@ export function createRolesService() {
   return {
     /** The caller's roles and points (spec 3, permissions response). */
     async permissions(db: Db, ctx: AuthContext, lang: Language) {
-      const points = [...(await callerPoints(db, ctx))].sort();
-      if (!ctx.organizationId) return { identityType: IDENTITY.person, roles: [], points };
+      const held = await callerPoints(db, ctx);
+      const points = [...held].sort();
+      if (!ctx.organizationId) return { identityType: IDENTITY.person, roles: [], points, grantable: [] };
       const roles = ctx.roles.length ? ctx.roles : ['staff'];
       return {
         identityType: IDENTITY.organization,
         roles: await roleRefs(db, ctx.organizationId, roles, lang),
         points,
+        grantable: grantablePoints(held),
       };
     },
 
@@ -86,7 +113,7 @@ export function createRolesService() {
       ip: string | null,
     ) {
       const org = await requireOrgPermission(db, ctx, 'role.manage');
-      const points = checkPoints(input.points);
+      const points = checkPoints(input.points, await callerPoints(db, org));
       const id = newId('rol');
       const code = `custom_${id.slice(4, 16)}`;
       try {
@@ -125,10 +152,12 @@ export function createRolesService() {
       ip: string | null,
     ) {
       const org = await requireOrgPermission(db, ctx, 'role.manage');
-      const points = checkPoints(input.points);
+      const held = await callerPoints(db, org);
       try {
         await db.transaction().execute(async (trx) => {
           const role = await loadCustom(trx, org.organizationId, code);
+          checkBelow(role, held);
+          const points = checkPoints(input.points, held, org.roles.includes(code));
           await repo.updateRole(trx, role.id, { name: input.name, description: input.description ?? '' });
           await repo.replaceRolePoints(trx, role.id, points);
           await recordAudit(trx, {
@@ -150,8 +179,10 @@ export function createRolesService() {
 
     async remove(db: Db, ctx: AuthContext, code: string, ip: string | null) {
       const org = await requireOrgPermission(db, ctx, 'role.manage');
+      const held = await callerPoints(db, org);
       await db.transaction().execute(async (trx) => {
         const role = await loadCustom(trx, org.organizationId, code);
+        checkBelow(role, held);
         // An invitation holds its roles too: deleting one under it would hand out a role that no longer exists.
         if (
           (await repo.countMembersWithRole(trx, org.organizationId, code)) > 0 ||

@@ -22,46 +22,8 @@ export async function insertOperatorIfAbsent(
   return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-/**
- * Counts a failed login in one statement (two concurrent guesses cannot both slip under the limit);
- * the failure that reaches the limit locks the account and starts a fresh count for after the lock.
- */
-export async function recordOperatorLoginFailure(
-  db: Db,
-  id: string,
-  lockAfter: number,
-  lockUntil: Date,
-): Promise<{ locked: boolean; failures: number }> {
-  const row = await db
-    .updateTable('operators')
-    .set((eb) => ({
-      failed_logins: eb
-        .case()
-        .when('failed_logins', '>=', lockAfter - 1)
-        .then(0)
-        .else(eb('failed_logins', '+', 1))
-        .end(),
-      locked_until: eb
-        .case()
-        .when('failed_logins', '>=', lockAfter - 1)
-        .then(lockUntil)
-        .else(eb.ref('locked_until'))
-        .end(),
-      updated_at: new Date(),
-    }))
-    .where('id', '=', id)
-    .returning(['failed_logins', 'locked_until'])
-    .executeTakeFirstOrThrow();
-  const locked = row.failed_logins === 0 && row.locked_until !== null && row.locked_until > new Date();
-  return { locked, failures: locked ? lockAfter : row.failed_logins };
-}
-
 export async function recordOperatorLogin(db: Db, id: string, at: Date): Promise<void> {
-  await db
-    .updateTable('operators')
-    .set({ failed_logins: 0, locked_until: null, last_login_at: at, updated_at: at })
-    .where('id', '=', id)
-    .execute();
+  await db.updateTable('operators').set({ last_login_at: at, updated_at: at }).where('id', '=', id).execute();
 }
 
 export async function insertOperatorSession(

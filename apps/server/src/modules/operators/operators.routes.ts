@@ -9,11 +9,12 @@ import { requireOperator, useOperatorAuth } from './operator-auth';
 import { createOperatorsService, operatorAuditDetail } from './operators.service';
 import { recordAudit } from '../audit/audit.repository';
 import { z } from 'zod';
+import { materialReviewAccess, REVIEW_ACCESS } from './material-access';
 import { createReviewService, type ReviewQueues } from './review-queues';
 import type { TrustAnchorsService } from '../pki/trust-anchors.service';
 import { registerTrustAnchorRoutes } from './trust-anchors.routes';
 
-export type OperatorsRoutesOptions = Pick<ModuleDeps, 'appConfig' | 'files'> & {
+export type OperatorsRoutesOptions = Pick<ModuleDeps, 'appConfig' | 'files' | 'loginThrottle'> & {
   /** The real-name and members services' queue functions; without them the queue routes answer 13007. */
   reviewQueues?: ReviewQueues | undefined;
   /** Operator-managed trust anchors (the pki module); without it the console has no anchor routes. */
@@ -28,7 +29,9 @@ export default async function operatorsRoutes(
   const operators = createOperatorsService({
     ttlMinutes: deps.appConfig.operatorSession.ttlMinutes,
     idleMinutes: deps.appConfig.operatorSession.idleMinutes,
+    throttle: deps.loginThrottle,
   });
+  deps.files.registerAccess(REVIEW_ACCESS, materialReviewAccess);
   const auditViewer = createAuditViewerService();
   const review = deps.reviewQueues ? createReviewService(deps.reviewQueues) : null;
   const reviewOrFail = () => {
@@ -49,7 +52,8 @@ export default async function operatorsRoutes(
       {
         schema: {
           tags,
-          summary: 'Operator login by username and password (locked for a while after 5 failures)',
+          summary:
+            'Operator login by username and password (after a few failures from one address, that address waits; others do not)',
           security: [],
           body: c.operatorLoginRequest,
           response: responses(c.operatorLoginResponse),
@@ -96,7 +100,7 @@ export default async function operatorsRoutes(
         schema: {
           tags,
           summary:
-            "A five-minute download address of an applicant's material (licence, letter, application file)",
+            "A short-lived download address of an applicant's material (licence, letter, application file), for this operator while their account is active",
           security,
           description,
           params: z.object({ fileKey: z.string().min(1).max(128) }),
@@ -105,11 +109,16 @@ export default async function operatorsRoutes(
       },
       async (req) => {
         const op = requireOperator(req);
-        const link = await deps.files.materialUrlForReviewer(scope.db, req.params.fileKey, 300);
+        const link = await deps.files.urlChecked(
+          scope.db,
+          { kind: 'operator', operatorId: op.operatorId },
+          req.params.fileKey,
+          { via: REVIEW_ACCESS, id: '' },
+        );
         // Reading an applicant's identity documents is itself an act worth a record.
         await recordAudit(scope.db, {
           actorPersonId: null,
-          organizationId: link.organizationId,
+          organizationId: link.file.owner_org_id,
           action: 'operator.material.view',
           targetType: 'file',
           targetId: req.params.fileKey,

@@ -4,6 +4,7 @@ import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
 import { hashPassword, hashToken, verifyPassword } from '../../lib/secrets';
 import { recordAudit } from '../audit/audit.repository';
+import type { LoginThrottle } from '../login-throttle/login-throttle.service';
 import * as repo from './operators.repository';
 
 export interface ClientInfo {
@@ -26,8 +27,8 @@ export interface OperatorsServiceOptions {
   ttlMinutes: number;
   /** A console left alone this long needs a new login. */
   idleMinutes: number;
-  lockAfterFailures?: number;
-  lockMinutes?: number;
+  /** Wrong passwords slow down one operator account from one client address, never for everyone. */
+  throttle: LoginThrottle;
 }
 
 /** Operator tokens carry their own prefix, so the user session service refuses them before any lookup. */
@@ -51,73 +52,74 @@ export function operatorAuditDetail(
   return { operatorId, userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null, ...extra };
 }
 
+/** Creates an operator account unless the username is taken; answers whether it was created. */
+export async function createOperator(
+  db: Db,
+  input: { username: string; password: string; name: string },
+  by: { operatorId: string | null; client: ClientInfo },
+): Promise<boolean> {
+  const passwordHash = await hashPassword(input.password);
+  const id = newId('opr');
+  return db.transaction().execute(async (trx) => {
+    const created = await repo.insertOperatorIfAbsent(trx, {
+      id,
+      username: input.username,
+      name: input.name,
+      passwordHash,
+    });
+    if (created) {
+      await recordAudit(trx, {
+        actorPersonId: null,
+        organizationId: null,
+        action: 'operator.create',
+        targetType: 'operator',
+        targetId: id,
+        ip: by.client.ip,
+        detail: operatorAuditDetail(by.operatorId, by.client, { username: input.username }),
+      });
+    }
+    return created;
+  });
+}
+
 export function createOperatorsService(opts: OperatorsServiceOptions) {
-  const lockAfter = opts.lockAfterFailures ?? 5;
-  const lockMinutes = opts.lockMinutes ?? 15;
   // Unknown usernames still pay one scrypt, so response time does not tell which usernames exist.
   let decoyHash: Promise<string> | null = null;
   const decoy = () => (decoyHash ??= hashPassword(randomBytes(16).toString('hex')));
 
   return {
-    /** Creates an operator account unless the username is taken; answers whether it was created. */
-    async createOperator(
-      db: Db,
-      input: { username: string; password: string; name: string },
-      by: { operatorId: string | null; client: ClientInfo },
-    ): Promise<boolean> {
-      const passwordHash = await hashPassword(input.password);
-      const id = newId('opr');
-      return db.transaction().execute(async (trx) => {
-        const created = await repo.insertOperatorIfAbsent(trx, {
-          id,
-          username: input.username,
-          name: input.name,
-          passwordHash,
-        });
-        if (created) {
-          await recordAudit(trx, {
-            actorPersonId: null,
-            organizationId: null,
-            action: 'operator.create',
-            targetType: 'operator',
-            targetId: id,
-            ip: by.client.ip,
-            detail: operatorAuditDetail(by.operatorId, by.client, { username: input.username }),
-          });
-        }
-        return created;
-      });
-    },
+    createOperator,
 
     async login(db: Db, input: { username: string; password: string }, client: ClientInfo) {
+      // Counted before the check, so parallel guesses from one address cannot outrun their wait.
+      const attempt = await opts.throttle.attempt(db, 'operator', input.username, client.ip);
+      if (!attempt.allowed)
+        throw new AppError('operator.loginThrottled', {
+          params: { seconds: attempt.retryAfterSeconds },
+          details: { retryAfterSeconds: attempt.retryAfterSeconds },
+        });
       const op = await repo.findOperatorByUsername(db, input.username);
       if (!op) {
         await verifyPassword(input.password, await decoy());
         throw new AppError('operator.credentialsWrong');
       }
       const now = new Date();
-      if (op.locked_until && op.locked_until > now) throw new AppError('operator.locked');
       if (!(await verifyPassword(input.password, op.password_hash))) {
-        const failure = await db.transaction().execute(async (trx) => {
-          const f = await repo.recordOperatorLoginFailure(
-            trx,
-            op.id,
-            lockAfter,
-            new Date(now.getTime() + lockMinutes * 60_000),
-          );
-          await recordAudit(trx, {
-            actorPersonId: null,
-            organizationId: null,
-            action: f.locked ? 'operator.locked' : 'operator.loginFailed',
-            targetType: 'operator',
-            targetId: op.id,
-            ip: client.ip,
-            detail: operatorAuditDetail(op.id, client, { failures: f.failures }),
-          });
-          return f;
+        await recordAudit(db, {
+          actorPersonId: null,
+          organizationId: null,
+          action: 'operator.loginFailed',
+          targetType: 'operator',
+          targetId: op.id,
+          ip: client.ip,
+          detail: operatorAuditDetail(op.id, client, {
+            failures: attempt.failures,
+            waitSeconds: attempt.waitSeconds,
+          }),
         });
-        throw new AppError(failure.locked ? 'operator.locked' : 'operator.credentialsWrong');
+        throw new AppError('operator.credentialsWrong');
       }
+      await attempt.clear();
       if (op.status !== 'active') throw new AppError('operator.disabled');
 
       const token = newOperatorToken();

@@ -117,9 +117,10 @@ export function createSealChangesService(deps: {
     { maxAttempts: 5 },
   );
 
-  async function previewUrl(db: Db, ctx: AuthContext | null, fileKey: string) {
+  /** The change's pictures are the seal's: read through the seal, by whoever may view it. */
+  function previewUrl(ctx: AuthContext | null, sealCode: string, fileKey: string) {
     if (!ctx) return null;
-    return (await files.signedUrl(db, ctx, fileKey, 600).catch(() => null))?.url ?? null;
+    return files.urlThrough({ kind: 'person', ctx }, fileKey, { via: 'seal', id: sealCode }).url;
   }
 
   async function out(db: Db, ctx: AuthContext | null, c: repo.ChangeView) {
@@ -145,8 +146,8 @@ export function createSealChangesService(deps: {
       applicantName: c.applicant_name,
       createTime: c.created_at.toISOString(),
       reviewTime: iso(c.reviewed_at),
-      previewUrl: await previewUrl(db, ctx, c.new_image_file_key),
-      beforeImageUrl: c.old_image_file_key ? await previewUrl(db, ctx, c.old_image_file_key) : null,
+      previewUrl: previewUrl(ctx, c.seal_code, c.new_image_file_key),
+      beforeImageUrl: c.old_image_file_key ? previewUrl(ctx, c.seal_code, c.old_image_file_key) : null,
       actions: contracts.allowedActions(CHANGE_MACHINE, c.status),
     };
   }

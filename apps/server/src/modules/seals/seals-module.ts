@@ -7,6 +7,8 @@ import type { ModuleDeps } from '../module-deps';
 import type { JobRunner } from '../jobs/jobs.service';
 import { createSealAuthorizationsService } from './seal-authorizations.service';
 import { createSealChangesService } from './seal-changes.service';
+import { sealFileAccess } from './seal-file-access';
+import { ownsSealBusiness } from './seal-will-business';
 import { createSealsService } from './seals.service';
 
 type QueueQuery = { status: 'pending' | 'approved' | 'rejected' | 'all'; page: number; size: number };
@@ -19,6 +21,8 @@ export function createSealsModule(
   },
 ) {
   const seals = createSealsService(deps);
+  // Seal pictures are read by whoever may view the seal, judged again each time an address is used.
+  deps.files.registerAccess('seal', sealFileAccess);
   const changes = createSealChangesService({
     seals,
     jobs: deps.jobs,
@@ -31,6 +35,8 @@ export function createSealsModule(
     seals,
     changes,
     authorizations,
+    /** For the will-auth service: whether a will-auth of the seal service may name this object for the caller. */
+    ownsWillBusiness: ownsSealBusiness,
     /** The console queues, in the shape of operators/review-queues.ts. */
     reviewQueues: {
       listSealApplyQueue: (db: Db, q: QueueQuery) => seals.reviewQueue.list(db, q),

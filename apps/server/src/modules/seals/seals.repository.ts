@@ -670,3 +670,28 @@ export async function closedReminds(db: Db, personId: string): Promise<Set<strin
     .execute();
   return new Set(rows.map((r) => `${r.cert_serial}:${r.remind_type}`));
 }
+
+/**
+ * The seals whose pictures a stored file is: a seal's image, the before or after image of one of its
+ * changes, or the hand-drawn picture its application was made from (download access goes by the seal).
+ */
+export async function sealCodesOfFile(db: Db, fileKey: string): Promise<string[]> {
+  const [images, changes, orders] = await Promise.all([
+    db.selectFrom('seals').select('seal_code').where('image_file_key', '=', fileKey).limit(20).execute(),
+    db
+      .selectFrom('seal_changes')
+      .select('seal_code')
+      .where((eb) => eb.or([eb('old_image_file_key', '=', fileKey), eb('new_image_file_key', '=', fileKey)]))
+      .limit(20)
+      .execute(),
+    db
+      .selectFrom('seal_work_orders')
+      .select('seal_code')
+      .where('hand_drawn_file_key', '=', fileKey)
+      .where('seal_code', 'is not', null)
+      .limit(20)
+      .execute(),
+  ]);
+  const codes = [...images, ...changes, ...orders].map((r) => r.seal_code).filter((c) => c !== null);
+  return [...new Set(codes)];
+}

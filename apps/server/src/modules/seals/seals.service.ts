@@ -211,17 +211,13 @@ export function createSealsService(deps: SealsDeps) {
   /** A hand-drawn seal: the caller's own uploaded PNG, transparent, at most 50 KB. */
   async function readHandDrawn(db: Db, ctx: AuthContext, fileKey: string | undefined) {
     if (!fileKey) throw new AppError('seal.handDrawnRequired');
-    let file: Awaited<ReturnType<FilesService['download']>>;
-    try {
-      const link = await files.signedUrl(db, ctx, fileKey, 60);
-      const q = new URL(link.url, 'http://local').searchParams;
-      file = await files.download(db, fileKey, Number(q.get('expires')), q.get('sig') ?? '');
-    } catch (err) {
-      if (err instanceof AppError && err.key === 'file.notFound')
-        throw new AppError('seal.handDrawnRequired');
+    const own = await files.requireOwn(db, ctx, fileKey).catch((err: unknown) => {
+      if (err instanceof AppError && err.key === 'file.accessDenied') return null;
       throw err;
-    }
-    if (file.contentType !== 'image/png' || file.bytes.length > LIMITS.sealImageMaxBytes)
+    });
+    const file = own && (await files.readInternal(db, fileKey));
+    if (!file) throw new AppError('seal.handDrawnRequired');
+    if (file.file.content_type !== 'image/png' || file.bytes.length > LIMITS.sealImageMaxBytes)
       throw new AppError('seal.handDrawnRequired');
     if (!pngHasTransparency(file.bytes)) throw new AppError('seal.handDrawnNotTransparent');
     return file.bytes;
@@ -301,7 +297,7 @@ export function createSealsService(deps: SealsDeps) {
     const status = contracts.effectiveSealStatus(s.status, s.valid_to, now);
     const imageUrl =
       ctx && s.image_file_key
-        ? ((await files.signedUrl(db, ctx, s.image_file_key, 600).catch(() => null))?.url ?? null)
+        ? files.urlThrough({ kind: 'person', ctx }, s.image_file_key, { via: 'seal', id: s.seal_code }).url
         : null;
     return {
       sealCode: s.seal_code,
@@ -612,8 +608,10 @@ export function createSealsService(deps: SealsDeps) {
     return ctx.organizationId === null || ctx.roles.includes('legalPerson');
   }
 
+  /** Spec 6: the legal representative claims, whatever a role says (a person claims their own seals). */
   async function mayClaim(db: Db, ctx: AuthContext): Promise<boolean> {
     if (!ctx.organizationId) return true;
+    if (!isLegal(ctx)) return false;
     try {
       await requireOrgPermission(db, ctx, 'seal.claim');
       return true;
@@ -693,11 +691,8 @@ export function createSealsService(deps: SealsDeps) {
       async sealImage(tx: Db, organizationId: string, sealCode: string): Promise<Uint8Array | null> {
         const s = await repo.findSeal(tx, sealCode);
         if (!s || s.organization_id !== organizationId || !s.image_file_key) return null;
-        const owner = ownerContext(s.person_id, s.organization_id);
-        const link = await files.signedUrl(tx, owner, s.image_file_key, 60);
-        const q = new URL(link.url, 'http://local').searchParams;
-        const file = await files.download(tx, s.image_file_key, Number(q.get('expires')), q.get('sig') ?? '');
-        return new Uint8Array(file.bytes);
+        const file = await files.readInternal(tx, s.image_file_key);
+        return file && new Uint8Array(file.bytes);
       },
     },
 
@@ -1109,6 +1104,7 @@ export function createSealsService(deps: SealsDeps) {
           details: { reason: 'getSealFlowId or applyNos is required' },
         });
       const a = await access(db, ctx, 'seal.claim');
+      if (!(await mayClaim(db, ctx))) throw new AppError('perm.sealClaim');
       const rows = await repo.findWorkOrders(db, applyNos);
       if (rows.length !== applyNos.length || rows.some((w) => !inScope(a, w)))
         throw new AppError('seal.workOrderNotFound');

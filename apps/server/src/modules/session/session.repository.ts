@@ -57,6 +57,34 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string) {
     .executeTakeFirst();
 }
 
+/**
+ * A person and, for an organisation space, their membership there, judged as a session would be: for
+ * acts that outlive a request (a download address) and must be re-checked when used.
+ */
+export async function findSpace(db: Db, personId: string, organizationId: string | null) {
+  const person = await db
+    .selectFrom('persons')
+    .select(['id', 'status', 'real_name_status'])
+    .where('id', '=', personId)
+    .executeTakeFirst();
+  if (!person || !organizationId) return person && { person, member: undefined };
+  const member = await db
+    .selectFrom('members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select([
+      'm.id',
+      'm.status',
+      'm.roles',
+      'o.deleted_at as org_deleted_at',
+      'o.real_name_status as org_real_name_status',
+    ])
+    .where('m.person_id', '=', personId)
+    .where('m.organization_id', '=', organizationId)
+    .where('m.status', '=', 'active')
+    .executeTakeFirst();
+  return { person, member };
+}
+
 export async function touchSession(db: Db, id: string, at: Date): Promise<void> {
   await db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', id).execute();
 }

@@ -94,6 +94,33 @@ export function createSessionService(deps: { ttlHours: number }) {
       };
     },
 
+    /**
+     * The context of a person in a space without a session (a download address names its holder, and
+     * is judged again when used): null when the person is not active, or no longer an active member of
+     * a live organisation.
+     */
+    async contextOf(db: Db, personId: string, organizationId: string | null): Promise<AuthContext | null> {
+      const space = await repo.findSpace(db, personId, organizationId);
+      if (!space || space.person.status !== 'active') return null;
+      if (organizationId && (!space.member || space.member.org_deleted_at)) return null;
+      return {
+        sessionId: 'address',
+        personId,
+        organizationId,
+        memberId: space.member?.id ?? null,
+        roles: space.member?.roles ?? [],
+        identityType: organizationId ? IDENTITY.organization : IDENTITY.person,
+        accountId: organizationId ?? personId,
+        expiresAt: new Date(Date.now() + 60_000),
+        realName: {
+          person: space.person.real_name_status === REAL_NAME_STATUS.verified,
+          organization: organizationId
+            ? space.member?.org_real_name_status === REAL_NAME_STATUS.verified
+            : null,
+        },
+      };
+    },
+
     revoke: (db: Db, sessionId: string, reason: string) => repo.revokeSession(db, sessionId, reason),
     revokeAllOfPerson: (db: Db, personId: string, reason: string, exceptSessionId?: string) =>
       repo.revokePersonSessions(db, personId, reason, exceptSessionId),

@@ -63,7 +63,7 @@ export function createApprovalsService(deps: {
   async function view(db: Db, ctx: AuthContext, id: string) {
     const a = await repo.findApproval(db, id);
     if (!a) throw new AppError('approval.notFound');
-    return approvalOut(a, await actionsFor(db, ctx, a), files);
+    return approvalOut(a, await actionsFor(db, ctx, a), files, ctx);
   }
 
   /** Seal administrators of the organisation, who hear of a new request. */
@@ -278,7 +278,7 @@ export function createApprovalsService(deps: {
       limit: q.pageSize,
     });
     const list = [];
-    for (const a of rows) list.push(approvalOut(a, await actionsFor(db, ctx, a), files));
+    for (const a of rows) list.push(approvalOut(a, await actionsFor(db, ctx, a), files, ctx));
     return { total, pageNum: q.pageNum, pageSize: q.pageSize, list };
   }
 
@@ -291,7 +291,7 @@ export function createApprovalsService(deps: {
       await deps.flows.load(db, ctx, flowId);
       const a = await repo.latestApprovalOfTask(db, taskId);
       if (!a || a.flow_id !== flowId) throw new AppError('approval.notFound');
-      return approvalOut(a, await actionsFor(db, ctx, a), files);
+      return approvalOut(a, await actionsFor(db, ctx, a), files, ctx);
     },
   };
 }

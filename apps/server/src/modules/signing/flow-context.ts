@@ -49,6 +49,8 @@ export function isViewerTask(v: repo.Viewer, t: repo.TaskRow): boolean {
 }
 
 export interface Participation {
+  /** The caller, as the session names them. */
+  ctx: AuthContext;
   viewer: repo.Viewer;
   flow: repo.FlowRow;
   tasks: repo.TaskRow[];
@@ -79,7 +81,7 @@ export async function participation(db: Db, ctx: AuthContext, flowId: string): P
   }
   const initiator = ownInitiation || orgInitiation;
   if (!initiator && !myTask && !partyAdmin) throw new AppError('sign.flowNotFound');
-  return { viewer, flow, tasks, initiator, myTask, partyAdmin };
+  return { ctx, viewer, flow, tasks, initiator, myTask, partyAdmin };
 }
 
 /** One sign-log row, with an evidence leaf when the act carries weight; in the act's transaction. */

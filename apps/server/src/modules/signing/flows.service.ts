@@ -12,7 +12,15 @@
 import { AppError, checkMobile, contracts, maskPhone } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { OfdError, readOfd } from '@openseal/ofd';
-import { bufferSource, displaySize, openPdf, pageFrame, PdfError, PT_PER_MM } from '@openseal/pdf';
+import {
+  bufferSource,
+  checkSigningAllowed,
+  displaySize,
+  openPdf,
+  pageFrame,
+  PdfError,
+  PT_PER_MM,
+} from '@openseal/pdf';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,6 +44,7 @@ import {
   viewerOf,
   type Participation,
 } from './flow-context';
+import { flowPictureUrl, sealPictureUrl } from './file-access';
 import * as repo from './flows.repository';
 import { pdfErrorToAppError, type PdfSigning } from './pdf-signing';
 import type { WillService } from './will.service';
@@ -65,7 +74,8 @@ export interface FlowsDeps {
 function readPdfPages(bytes: Buffer): { widthMm: number; heightMm: number }[] {
   try {
     const doc = openPdf(bufferSource(bytes), { limits: { deadlineMs: 10_000 } });
-    if (doc.encrypted) throw new AppError('pdf.encrypted');
+    // Encrypted files are signed when the empty user password opens them and their permissions allow it.
+    checkSigningAllowed(doc);
     return doc.pages().map((p) => {
       const [w, h] = displaySize(pageFrame(p));
       return {
@@ -225,7 +235,7 @@ export function createFlowsService(deps: FlowsDeps) {
         urgeCount: t.urge_count,
       })),
       actions: actionsOf(p),
-      approvals: approvals.map((a) => approvalOut(a, [], files)),
+      approvals: approvals.map((a) => approvalOut(a, [], files, p.ctx)),
     };
   }
 
@@ -504,6 +514,7 @@ export function createFlowsService(deps: FlowsDeps) {
   }
 
   function sealOut(
+    ctx: AuthContext,
     s: repo.SignableSealRow,
     a: { access: z.infer<typeof contracts.signableSeal>['access']; usesRemaining: number | null },
   ) {
@@ -511,7 +522,7 @@ export function createFlowsService(deps: FlowsDeps) {
       sealCode: s.seal_code,
       name: s.name,
       kind: s.seal_kind,
-      imageUrl: files.internalUrl(s.image_file_key!, 600).url,
+      imageUrl: sealPictureUrl(files, ctx, s.image_file_key!, s.seal_code),
       widthMm: s.width_mm,
       heightMm: s.height_mm,
       access: a.access,
@@ -542,14 +553,14 @@ export function createFlowsService(deps: FlowsDeps) {
         : own;
     const seals = [];
     for (const s of sealRows.filter(repo.sealUsable))
-      seals.push(sealOut(s, await sealAccess(db, ctx, task, s)));
+      seals.push(sealOut(ctx, s, await sealAccess(db, ctx, task, s)));
     return {
       flowId,
       taskId,
       seals,
       signatures: own
         .filter(repo.sealUsable)
-        .map((s) => sealOut(s, { access: 'direct', usesRemaining: null })),
+        .map((s) => sealOut(ctx, s, { access: 'direct', usesRemaining: null })),
       fixedPlacements: placementsOf(task.placements),
       needSignature: task.need_signature,
       mobile: maskPhone(p.viewer.mobile),
@@ -1084,7 +1095,8 @@ export type FlowsService = ReturnType<typeof createFlowsService>;
 export function approvalOut(
   a: repo.ApprovalView,
   actions: z.infer<typeof contracts.approvalSummary>['actions'],
-  files: Pick<FilesService, 'internalUrl'>,
+  files: Pick<FilesService, 'urlThrough'>,
+  ctx: AuthContext,
 ): contracts.ApprovalSummary {
   return {
     approvalId: a.id,
@@ -1094,7 +1106,7 @@ export function approvalOut(
     status: a.status as contracts.ApprovalStatus,
     sealCode: a.seal_code,
     sealName: a.seal_name,
-    sealImageUrl: a.image_file_key ? files.internalUrl(a.image_file_key, 600).url : null,
+    sealImageUrl: a.image_file_key ? flowPictureUrl(files, ctx, a.image_file_key, a.flow_id) : null,
     applicantName: a.applicant_name,
     organizeName: a.org_name,
     reason: a.reason,

@@ -2,11 +2,14 @@
  * Evidence (notary) records of spec section 3 — seal, sign flow, certificate, file hash, on-chain hash
  * and time — read from the evidence log: a flow's chain record with a proof bundle per leaf (checkable
  * offline with `openseal evidence verify`), the records of a business number in a scene, and one record.
+ * The public log holds only commitments; these records are read from the openings the platform keeps,
+ * after checking that the caller is a party (a flow's participants, a seal's owner), and the bundles they
+ * carry hold every opening, so a party can show a third party what the leaf commits to.
  */
 import type { contracts } from '@openseal/core';
 import { AppError } from '@openseal/core';
 import type { Db } from '@openseal/db';
-import type { EvidenceEntry, ProofBundle } from '@openseal/evidence';
+import type { EvidenceEntry } from '@openseal/evidence';
 import type { z } from 'zod';
 import { requireRealName } from '../../lib/permissions';
 import type { EvidenceService } from '../evidence/evidence.service';
@@ -20,7 +23,7 @@ const SCENE_OF_PREFIX: Record<string, string> = { flow: 'signFlow', seal: 'seal'
 
 export function recordOf(index: number, leafHash: string, e: EvidenceEntry): NotaryRecord {
   const [prefix = '', ...rest] = e.subject.split(':');
-  const data = e.data as Record<string, unknown>;
+  const data: Record<string, unknown> = e.data ?? {};
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   return {
     notaryLogId: String(index),
@@ -57,7 +60,18 @@ async function withNames<T extends NotaryRecord>(db: Db, records: T[]): Promise<
 export function createNotaryService(deps: { evidence: EvidenceService; flows: FlowsService }) {
   const { evidence } = deps;
 
-  const fromBundle = (b: ProofBundle) => recordOf(b.leafIndex, b.leafHash, b.entry);
+  /** Records of one subject with their party bundles; the caller has checked access to the subject. */
+  async function partyRecords(subject: string) {
+    const list = await evidence.partyBundlesForSubject(subject);
+    return list.map(({ bundle, entry }) => ({
+      record: recordOf(bundle.leafIndex, bundle.leafHash, entry),
+      bundle,
+    }));
+  }
+
+  /** Verifications of a file name who verified: only the caller's own are shown as they are. */
+  const ownActorOnly = (ctx: AuthContext, r: NotaryRecord): NotaryRecord =>
+    r.actor === ctx.personId ? r : { ...r, actor: 'withheld' };
 
   /** May the caller read the records of this subject? Flows: their participants; seals: their owners. */
   async function checkSubject(db: Db, ctx: AuthContext, subject: string) {
@@ -82,8 +96,8 @@ export function createNotaryService(deps: { evidence: EvidenceService; flows: Fl
   return {
     async chainRecord(db: Db, ctx: AuthContext, flowId: string) {
       await deps.flows.load(db, ctx, flowId);
-      const bundles = await evidence.bundlesForSubject(`flow:${flowId}`);
-      const head = bundles[0]?.treeHead ?? (await evidence.currentTreeHead());
+      const records = await partyRecords(`flow:${flowId}`);
+      const head = records[0]?.bundle.treeHead ?? (await evidence.currentTreeHead());
       return {
         flowId,
         treeHead: {
@@ -95,7 +109,7 @@ export function createNotaryService(deps: { evidence: EvidenceService; flows: Fl
         },
         records: await withNames(
           db,
-          bundles.map((b) => ({ ...fromBundle(b), bundle: b as unknown as Record<string, unknown> })),
+          records.map((r) => ({ ...r.record, bundle: r.bundle as unknown as Record<string, unknown> })),
         ),
       };
     },
@@ -106,18 +120,19 @@ export function createNotaryService(deps: { evidence: EvidenceService; flows: Fl
       await checkSubject(db, ctx, subject);
       if (scene === 'seal') {
         // A seal's acts live under its own subject (made, state changes) and under the flows it signed.
-        const own = await evidence.bundlesForSubject(subject);
+        const own = await partyRecords(subject);
         const uses = await repo.logsOfSeal(db, bizNo);
-        const list = own.map(fromBundle);
+        const list = own.map((r) => r.record);
         for (const u of uses) {
-          const e = await evidence.entry(Number(u.evidence_index));
+          const e = await evidence.openedEntry(Number(u.evidence_index));
           list.push(recordOf(e.index, e.leafHash, e.entry));
         }
         list.sort((a, b) => Number(a.notaryLogId) - Number(b.notaryLogId));
         return { list };
       }
-      const list = (await evidence.bundlesForSubject(subject)).map(fromBundle);
-      return { list: scene === 'signFlow' ? await withNames(db, list) : list };
+      const list = (await partyRecords(subject)).map((r) => r.record);
+      if (scene === 'file') return { list: list.map((r) => ownActorOnly(ctx, r)) };
+      return { list: await withNames(db, list) };
     },
 
     /** The signatures in a signed file version: every signature act of its file up to that version. */
@@ -130,7 +145,7 @@ export function createNotaryService(deps: { evidence: EvidenceService; flows: Fl
       const list: NotaryRecord[] = [];
       for (const a of acts) {
         if (a.evidence_index === null) continue;
-        const e = await evidence.entry(Number(a.evidence_index));
+        const e = await evidence.openedEntry(Number(a.evidence_index));
         list.push(recordOf(e.index, e.leafHash, e.entry));
         if (a.id === act.id) break;
       }
@@ -141,9 +156,12 @@ export function createNotaryService(deps: { evidence: EvidenceService; flows: Fl
       requireRealName(ctx);
       const index = Number(notaryLogId);
       if (!Number.isSafeInteger(index) || index < 0) throw new AppError('request.notFound');
-      const e = await evidence.entry(index);
+      const e = await evidence.openedEntry(index);
       await checkSubject(db, ctx, e.entry.subject);
-      const bundle = await evidence.bundleFor(index);
+      // One record by index could be walked through every index: a verification is shown to whoever made it.
+      if (e.entry.subject.startsWith('file:') && e.entry.actor !== ctx.personId)
+        throw new AppError('request.notFound');
+      const bundle = await evidence.bundleFor(index, { open: 'all', showClearLeaf: true });
       return {
         ...recordOf(index, e.leafHash, e.entry),
         bundle: bundle as unknown as Record<string, unknown>,

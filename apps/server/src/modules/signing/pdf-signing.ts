@@ -25,6 +25,7 @@ export interface SignFileRequest {
   level?: PadesLevel;
   appearance?: PdfSignOptions['appearance'];
   ridingSeam?: PdfSignOptions['ridingSeam'];
+  /** Certify with this DocMDP level whatever the file holds (refused when it is already signed). */
   certify?: PdfSignOptions['certify'];
   reason?: string;
   location?: string;
@@ -33,6 +34,8 @@ export interface SignFileRequest {
   sealCode?: string;
   /** The caller records the act itself (a flow writes its leaf with the flow's state change). */
   skipEvidence?: boolean;
+  /** Password of an encrypted PDF (user or owner); without it the empty user password is tried. */
+  password?: string;
 }
 
 /** Turns the PDF package's refusals into catalogued errors the API and CLI can show. */
@@ -41,6 +44,12 @@ export function pdfErrorToAppError(err: unknown): unknown {
   switch (err.code) {
     case 'encrypted':
       return new AppError('pdf.encrypted', { cause: err });
+    case 'not-permitted':
+      return new AppError('pdf.signNotPermitted', { cause: err });
+    case 'password-required':
+      return new AppError('pdf.passwordRequired', { cause: err });
+    case 'wrong-password':
+      return new AppError('pdf.passwordWrong', { cause: err });
     case 'too-complex':
     case 'timeout':
       return new AppError('pdf.tooComplex', { cause: err, details: { reason: err.message } });
@@ -53,8 +62,17 @@ export function pdfErrorToAppError(err: unknown): unknown {
   }
 }
 
-export function createPdfSigning(deps: { pki: PkiService; evidence?: EvidenceService }) {
+export function createPdfSigning(deps: {
+  pki: PkiService;
+  evidence?: EvidenceService;
+  /**
+   * DocMDP level of the platform's first signature on an unsigned file (PDF_CERTIFY_LEVEL, default 2:
+   * form filling and signing stay open); later signatures approve. 0: never certify.
+   */
+  certifyLevel?: 0 | 1 | 2 | 3;
+}) {
   const { pki } = deps;
+  const certifyLevel = deps.certifyLevel ?? 2;
 
   async function signFile(db: Db, req: SignFileRequest) {
     // Signing writes the output while reading the input: one path for both would destroy the file.
@@ -77,7 +95,11 @@ export function createPdfSigning(deps: { pki: PkiService; evidence?: EvidenceSer
         appearance: req.appearance,
         ridingSeam: req.ridingSeam,
         certify: req.certify,
+        ...(req.certify === undefined && certifyLevel > 0
+          ? { certifyIfFirst: certifyLevel as 1 | 2 | 3 }
+          : {}),
         dss,
+        ...(req.password ? { password: req.password } : {}),
       });
       // The act, with the file before and after, goes into the evidence log.
       const leaf =

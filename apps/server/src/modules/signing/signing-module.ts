@@ -5,26 +5,31 @@
 import type { Db } from '@openseal/db';
 import type { ModuleDeps } from '../module-deps';
 import { createApprovalsService } from './approvals.service';
+import { FLOW_ACCESS, flowFileAccess } from './file-access';
 import { createFlowsService } from './flows.service';
 import { createNotaryService } from './notary.service';
 import { createPdfSigning } from './pdf-signing';
-import { createWillService } from './will.service';
+import { createWillService, type WillBusiness } from './will.service';
 
 export function createSigningModule(
-  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'msgs'> & {
+  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'msgs' | 'appConfig'> & {
     db: Db;
     log: { warn(obj: object, msg: string): void };
     /** How often open flows are checked for expiry. */
     sweepIntervalMs?: number;
+    /** Whether a will-auth of the seal service (authorisation, claim, renewal) may name this object for the caller. */
+    ownsSealBusiness: WillBusiness['ownsSealBusiness'];
   },
 ) {
-  const will = createWillService({ msgs: deps.msgs });
+  // Files uploaded into a flow, and the seal pictures its approvals show, are read by its participants.
+  deps.files.registerAccess(FLOW_ACCESS, flowFileAccess);
+  const will = createWillService({ msgs: deps.msgs, ownsSealBusiness: deps.ownsSealBusiness });
   const flows = createFlowsService({
     evidence: deps.evidence,
     files: deps.files,
     msgs: deps.msgs,
     will,
-    signing: createPdfSigning({ pki: deps.pki }),
+    signing: createPdfSigning({ pki: deps.pki, certifyLevel: deps.appConfig.pdfCertifyLevel }),
     log: deps.log,
   });
   const approvals = createApprovalsService({

@@ -38,6 +38,7 @@ const signature = {
   timestamp: { time: '2025-06-01T08:00:01.000Z', valid: true, tsa: 'CN=OpenSeal TSA' },
   revocation: { status: 'good' as const, source: 'platform' },
   verdict: 'valid' as const,
+  findings: [],
   reasons: [],
 };
 
@@ -46,6 +47,7 @@ const report = {
   sha256: 'ab'.repeat(32),
   size: 12345,
   verdict: 'valid' as const,
+  findings: [],
   signatures: [signature],
   revisions: 2,
   repaired: false,
@@ -104,7 +106,13 @@ describe('the verification report PDF', () => {
           integrityReason: 'message digest mismatch',
           modifiedAfter: 'disallowed' as const,
           changes: [
-            { revision: 2, kind: 'content' as const, detail: 'page 1 content changed', allowed: false },
+            {
+              revision: 2,
+              kind: 'content' as const,
+              action: 'changed' as const,
+              detail: 'page 1 content changed',
+              allowed: false,
+            },
           ],
           revocation: {
             status: 'revoked' as const,

@@ -108,6 +108,7 @@ export function formatSize(bytes: number): string {
 const VERDICT = {
   valid: '有效 / Valid',
   invalid: '无效 / Invalid',
+  indeterminate: '待定：签名人未经本平台确认 / Indeterminate: signer not confirmed by this platform',
   'no-signatures': '未发现签名 / No signatures found',
 } as const;
 
@@ -200,7 +201,9 @@ export function signatureRows(sig: Signature, revisions: number): Array<[string,
       '完整性 / Integrity',
       sig.integrity === 'valid'
         ? '签名值正确，签署内容未被篡改 / The signature matches the signed bytes'
-        : `签名值不正确或内容被篡改 / The signature does not match${sig.integrityReason ? `: ${sig.integrityReason}` : ''}`,
+        : sig.integrity === 'unknown'
+          ? `无法校验 / Cannot be checked${sig.integrityReason ? `: ${sig.integrityReason}` : ''}`
+          : `签名值不正确或内容被篡改 / The signature does not match${sig.integrityReason ? `: ${sig.integrityReason}` : ''}`,
     ],
     [
       '覆盖范围 / Coverage',
@@ -429,11 +432,11 @@ export async function renderVerifyReportPdf(
   w.heading('证据 / Evidence');
   w.row('证据日志叶子序号 / Evidence-log leaf', String(report.evidenceIndex));
   w.text(
-    `本次验签已记入平台的证据日志（RFC 9162 默克尔树），叶子序号 ${report.evidenceIndex}。核验方法：从平台下载包含证明 GET /v1/evidence/proof/${report.evidenceIndex}，保存为 proof.json，然后运行 openseal evidence verify proof.json；它检查该叶子记录了本文件的 SHA-256，并且包含在平台签名的树头中。`,
+    `本次验签已记入平台的证据日志（RFC 9162 默克尔树），叶子序号 ${report.evidenceIndex}。日志公开的叶子只含加盐承诺，不含任何标识。核验方法：下载证明包 GET /v1/signFile/verify/report/${report.reportId}/evidence/${report.evidenceIndex}/bundle，保存为 proof.json，然后运行 openseal evidence verify proof.json；它打开该叶子中本文件的 SHA-256，并检查该叶子包含在平台签名的树头中。`,
     { size: 9.5 },
   );
   w.text(
-    `This verification is leaf ${report.evidenceIndex} of the platform's evidence log (an RFC 9162 Merkle tree). To check it, download the inclusion proof from GET /v1/evidence/proof/${report.evidenceIndex}, save it as proof.json and run: openseal evidence verify proof.json. It checks that the leaf records this file's SHA-256 and is included in a tree head the platform signed.`,
+    `This verification is leaf ${report.evidenceIndex} of the platform's evidence log (an RFC 9162 Merkle tree), whose public leaves hold salted commitments, no identifiers. To check it, download the proof bundle from GET /v1/signFile/verify/report/${report.reportId}/evidence/${report.evidenceIndex}/bundle, save it as proof.json and run: openseal evidence verify proof.json. It opens the leaf's record of this file's SHA-256 and checks that the leaf is included in a tree head the platform signed.`,
     { size: 9.5, color: COLORS.muted },
   );
 

@@ -1,18 +1,21 @@
 /**
  * Will-auth: the signer confirms the intent to sign with a code sent to their own mobile before a
- * signature is made. A record is created for one business (source sign=3 and the task id), verified
+ * signature is made. A record is created for one business of the caller's own (source sign=3 and their
+ * open task's id; the seal service's sources for their own seal objects), verified
  * once by SMS and used once by the act it unlocks, within minutes. The stand-alone will-auth page returns
  * to the caller's page with the spec's markers (`willAuth` = source, `willBizId`), and the page's state can
  * be kept across the detour (save/get front data).
  */
-import type { contracts } from '@openseal/core';
-import { AppError, maskPhone } from '@openseal/core';
+import { AppError, contracts, maskPhone } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import type { z } from 'zod';
 import { newId } from '../../lib/ids';
 import type { MsgsService } from '../msgs/msgs.service';
 import type { AuthContext } from '../session/session.service';
 import * as repo from './flows.repository';
+import { isCallersOpenTask } from './own-task';
+
+const { WILL_SOURCES } = contracts;
 
 /** A record must be verified within this time of its creation. */
 const WILL_TTL_MS = 30 * 60_000;
@@ -55,7 +58,20 @@ async function usable(db: Db, input: WillUse): Promise<repo.WillRow> {
   return w;
 }
 
-export function createWillService(deps: { msgs: MsgsService }) {
+/** Which business objects a will-auth may name for the caller, besides their own sign tasks. */
+export interface WillBusiness {
+  /** The seal service's: a seal authorisation, a claim, a renewal of the caller's own. */
+  ownsSealBusiness(db: Db, ctx: AuthContext, source: number, bizId: string): Promise<boolean>;
+}
+
+export function createWillService(deps: { msgs: MsgsService } & WillBusiness) {
+  /** A will-auth is created only for the caller's own business: their open sign task, their seal's act. */
+  async function requireOwnBusiness(db: Db, ctx: AuthContext, source: number, bizId: string) {
+    if (source === WILL_SOURCES.sign) {
+      if (!(await isCallersOpenTask(db, ctx, bizId))) throw new AppError('sign.taskNotFound');
+    } else if (!(await deps.ownsSealBusiness(db, ctx, source, bizId))) throw new AppError('seal.notFound');
+  }
+
   async function own(db: Db, ctx: AuthContext, id: string) {
     const w = await repo.findWill(db, id);
     if (!w || w.person_id !== ctx.personId) throw new AppError('will.notFound');
@@ -80,6 +96,7 @@ export function createWillService(deps: { msgs: MsgsService }) {
     async create(db: Db, ctx: AuthContext, input: z.infer<typeof contracts.createWillRequest>) {
       const person = await repo.personById(db, ctx.personId);
       if (!person) throw new AppError('session.missing');
+      await requireOwnBusiness(db, ctx, input.source, input.bizId);
       const id = newId('wil');
       const expiresAt = new Date(Date.now() + WILL_TTL_MS);
       await repo.insertWill(db, {

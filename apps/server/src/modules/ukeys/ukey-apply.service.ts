@@ -86,6 +86,45 @@ export function createUkeyApplyService(deps: {
     return a;
   }
 
+  /**
+   * Refuses, before any certificate is issued (and again before binding), a key or seals already taken:
+   * the UKey bound to anyone (unless it is the key this renewal re-certifies), or being made for another
+   * application; its key pair certified for another UKey or another organisation; a seal carried by
+   * another live key of the organisation (the key a replacement or renewal retires may carry it), or
+   * spoken for by another application whose key is being made.
+   */
+  async function checkConflicts(
+    trx: Db,
+    o: OrgContext,
+    a: repo.ApplicationRow,
+    key: { ukeySn: string; publicKey: Uint8Array },
+    sealCodes: string[],
+  ) {
+    const renewal = a.ukey_type === 'ukey_offline_renewal';
+    const retiring = a.target_ukey_sn
+      ? await repo.findLiveBindingInOrg(trx, o.organizationId, a.target_ukey_sn)
+      : undefined;
+    const bound = await repo.findLiveBinding(trx, key.ukeySn);
+    if (bound && !(renewal && bound.id === retiring?.id))
+      throw new AppError('ukey.alreadyBound', { details: { ukeySn: key.ukeySn } });
+    for (const other of await repo.otherImports(trx, a.apply_no, key)) {
+      const samePair =
+        !!other.public_key && Buffer.compare(Buffer.from(other.public_key), Buffer.from(key.publicKey)) === 0;
+      if (samePair && (other.ukey_sn !== key.ukeySn || other.organization_id !== o.organizationId))
+        throw new AppError('ukey.keyInUse', { details: { ukeySn: key.ukeySn } });
+      if (other.status === 'importing' && other.ukey_sn === key.ukeySn)
+        throw new AppError('ukey.serialInImport', { details: { ukeySn: key.ukeySn } });
+    }
+    for (const c of await repo.liveKeysCarrying(trx, o.organizationId, sealCodes))
+      if (c.binding_id !== retiring?.id)
+        throw new AppError('ukey.sealOnOtherKey', { details: { sealCode: c.seal_code, ukeySn: c.ukey_sn } });
+    for (const other of await repo.otherImportsInOrg(trx, o.organizationId, a.apply_no)) {
+      const taken = (JSON.parse(other.seal_codes) as string[]).find((c) => sealCodes.includes(c));
+      if (taken)
+        throw new AppError('ukey.sealOnOtherKey', { details: { sealCode: taken, applyNo: other.apply_no } });
+    }
+  }
+
   /** Moves the application by `opt` (checked against TRANSITIONS), with its event and audit record. */
   async function move(
     trx: Db,
@@ -292,6 +331,7 @@ export function createUkeyApplyService(deps: {
           der = (await deps.pki.certificate(trx, a.cert_serial!)).der;
         } else {
           nextStatus(a.status, 'start');
+          await checkConflicts(trx, o, a, { ukeySn: input.ukeySn, publicKey: spki }, sealCodes);
           const organisation = await deps.ukeys.organisation(trx, o.organizationId);
           const issued = await deps.pki.issue(trx, {
             profile: 'org-seal',
@@ -345,6 +385,7 @@ export function createUkeyApplyService(deps: {
         await deps.ukeys.checkUkeyCertificate(trx, o.organizationId, cert);
         await deps.ukeys.proveKey(trx, o, input.ukeySn, input, cert.publicKey);
         const sealCodes = JSON.parse(a.seal_codes) as string[];
+        await checkConflicts(trx, o, a, { ukeySn: input.ukeySn, publicKey: a.public_key! }, sealCodes);
         const kind = contracts.KIND_OF_APPLY_TYPE[a.ukey_type];
         if (a.ukey_type === 'ukey_offline_renewal') {
           const b = await deps.ukeys.liveBinding(trx, o, a.target_ukey_sn!);

@@ -238,3 +238,60 @@ export async function listEvents(db: Db, applyNo: string): Promise<ApplicationEv
     .orderBy('id')
     .execute();
 }
+
+// --- binding conflicts (checked before a certificate is issued for a UKey) ---
+
+/** Live keys of an organisation that carry any of these seals. */
+export async function liveKeysCarrying(
+  db: Db,
+  organizationId: string,
+  sealCodes: readonly string[],
+): Promise<{ seal_code: string; ukey_sn: string; binding_id: string }[]> {
+  if (sealCodes.length === 0) return [];
+  return db
+    .selectFrom('ukey_binding_seals as s')
+    .innerJoin('ukey_bindings as b', 'b.id', 's.binding_id')
+    .select(['s.seal_code', 'b.ukey_sn', 'b.id as binding_id'])
+    .where('b.organization_id', '=', organizationId)
+    .where('b.status', '=', 'bound')
+    .where('s.seal_code', 'in', [...sealCodes])
+    .execute();
+}
+
+/**
+ * Other applications whose import is under way or done for this key (its serial) or this key pair (its
+ * public key), any organisation: a key pair lives on one token, and a token is made for one application
+ * at a time.
+ */
+export async function otherImports(
+  db: Db,
+  applyNo: string,
+  key: { ukeySn: string; publicKey: Uint8Array },
+): Promise<ApplicationRow[]> {
+  const rows = await db
+    .selectFrom('ukey_applications')
+    .selectAll()
+    .where('apply_no', '!=', applyNo)
+    .where('status', 'in', ['importing', 'success'])
+    .where((eb) => eb.or([eb('ukey_sn', '=', key.ukeySn), eb('public_key', '=', key.publicKey)]))
+    .limit(50)
+    .execute();
+  return rows.map(application);
+}
+
+/** The organisation's other applications whose key is being made now (their seals are spoken for). */
+export async function otherImportsInOrg(
+  db: Db,
+  organizationId: string,
+  applyNo: string,
+): Promise<ApplicationRow[]> {
+  const rows = await db
+    .selectFrom('ukey_applications')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('apply_no', '!=', applyNo)
+    .where('status', '=', 'importing')
+    .limit(100)
+    .execute();
+  return rows.map(application);
+}

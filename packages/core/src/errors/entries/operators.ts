@@ -39,14 +39,6 @@ export const OPERATORS_ENTRIES = [
     en: 'Wrong username or password',
   },
   {
-    code: 13005,
-    http: 429,
-    key: 'operator.locked',
-    handling: 'toastFail',
-    zh: '错误次数过多，账号已临时锁定，请稍后再试',
-    en: 'Too many failed attempts; the account is locked for a while',
-  },
-  {
     code: 13006,
     http: 403,
     key: 'operator.disabled',

@@ -13,7 +13,7 @@ import { messageOf } from '../../../lib/api-error-reaction';
 import { toastSuccess } from '../../../lib/feedback';
 import { normaliseLanguage } from '../../../lib/language';
 import { createRole, deleteRole, MEMBERS_KEY, modifyRole, type Role, type RoleList } from '../api/members';
-import { pointNames } from '../model/permission-tree';
+import { grantableTree, isWithin, pointNames } from '../model/permission-tree';
 import { PermissionTree } from './permission-tree';
 
 interface Values {
@@ -28,9 +28,15 @@ type Editing = { role: Role | null } | null;
 /**
  * The organisation's roles (spec 6): built-in roles read-only with their points as the checked tree, custom
  * roles created, changed and deleted over the tree the server answers. Shown to holders of `role.manage`;
- * the server checks that point on every change anyway.
+ * the editor offers only the points the caller may grant, and a role carrying any other point is not
+ * theirs to edit or delete. The server checks all of it on every change anyway.
  */
-export function RolesPanel(props: { roles: RoleList | undefined; loading: boolean }) {
+export function RolesPanel(props: {
+  roles: RoleList | undefined;
+  loading: boolean;
+  /** The caller's grantable points (GET /v1/permissions). */
+  grantable: readonly string[];
+}) {
   const { t, i18n } = useTranslation();
   const language = normaliseLanguage(i18n.language);
   const queryClient = useQueryClient();
@@ -43,6 +49,7 @@ export function RolesPanel(props: { roles: RoleList | undefined; loading: boolea
   const selected = Form.useWatch('points', form) ?? [];
 
   const tree = props.roles?.tree ?? [];
+  const offered = grantableTree(tree, props.grantable);
   const roles = props.roles?.roles ?? [];
   const staff = roles.find((r) => r.code === 'staff');
 
@@ -135,6 +142,10 @@ export function RolesPanel(props: { roles: RoleList | undefined; loading: boolea
       render: (_, r) =>
         r.builtIn ? (
           <span style={{ color: 'var(--os-text-2)' }}>{t('roleEditor.builtInLocked')}</span>
+        ) : !isWithin(r.points, props.grantable) ? (
+          <span style={{ color: 'var(--os-text-2)' }} data-testid="role-above">
+            {t('roleEditor.aboveCaller')}
+          </span>
         ) : (
           <Space size={0}>
             <Button type="link" size="small" data-testid="role-edit" onClick={() => openEditor(r)}>
@@ -173,7 +184,7 @@ export function RolesPanel(props: { roles: RoleList | undefined; loading: boolea
         <Button
           type="primary"
           data-testid="role-create-open"
-          disabled={tree.length === 0}
+          disabled={offered.length === 0}
           onClick={() => openEditor(null)}
         >
           {t('roleEditor.create')}
@@ -244,7 +255,7 @@ export function RolesPanel(props: { roles: RoleList | undefined; loading: boolea
             }
             rules={[{ required: true, type: 'array', min: 1, message: t('roleEditor.pointsRequired') }]}
           >
-            <PermissionTree tree={tree} testId="role-tree-editor" />
+            <PermissionTree tree={offered} testId="role-tree-editor" />
           </Form.Item>
         </Form>
       </AppDialog>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pointNames, pointsOfKeys } from './permission-tree';
+import { grantableTree, isWithin, pointNames, pointsOfKeys } from './permission-tree';
 
 describe('permission tree helpers', () => {
   const tree = [
@@ -28,5 +28,14 @@ describe('permission tree helpers', () => {
       'View seals',
       'gone.point',
     ]);
+  });
+
+  it('offers only grantable points, and drops a group left empty', () => {
+    expect(grantableTree(tree, ['member.view'])).toEqual([
+      { code: 'member', name: 'Members', children: [{ code: 'member.view', name: 'View members' }] },
+    ]);
+    expect(grantableTree(tree, [])).toEqual([]);
+    expect(isWithin(['member.view'], ['member.view', 'seal.view'])).toBe(true);
+    expect(isWithin(['member.view', 'member.manage'], ['member.view'])).toBe(false);
   });
 });

@@ -28,3 +28,23 @@ export function pointNames(tree: readonly PermissionGroup[], points: readonly st
   const unknown = points.filter((p) => !names.has(p));
   return [...known, ...unknown];
 }
+
+/**
+ * The tree cut down to the points the caller may grant (the server's `grantable` list): a role editor
+ * offers nothing else, and a group with nothing left goes.
+ */
+export function grantableTree(
+  tree: readonly PermissionGroup[],
+  grantable: readonly string[],
+): PermissionGroup[] {
+  const held = new Set(grantable);
+  return tree
+    .map((g) => ({ ...g, children: g.children.filter((p) => held.has(p.code)) }))
+    .filter((g) => g.children.length > 0);
+}
+
+/** Whether every point of a role is one the caller may grant: only such a role is theirs to edit or delete. */
+export function isWithin(points: readonly string[], grantable: readonly string[]): boolean {
+  const held = new Set(grantable);
+  return points.every((p) => held.has(p));
+}

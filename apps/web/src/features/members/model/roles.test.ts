@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editableRoleCodes, grantableRoles, isHolderRole } from './roles';
+import { editableRoleCodes, grantableRoles, isHolderRole, keptRoleCodes } from './roles';
 
 describe('member role rules', () => {
   const roles = [
@@ -19,5 +19,10 @@ describe('member role rules', () => {
     expect(isHolderRole('superAdmin')).toBe(true);
     expect(isHolderRole('admin')).toBe(false);
     expect(editableRoleCodes(['superAdmin', 'sealAdmin'])).toEqual(['sealAdmin']);
+  });
+
+  it('keeps the roles an edit cannot offer', () => {
+    const offered = grantableRoles(roles, ['member.view', 'member.manage', 'seal.view']);
+    expect(keptRoleCodes(['superAdmin', 'admin', 'custom_1'], offered)).toEqual(['custom_1']);
   });
 });

@@ -16,15 +16,20 @@ export interface RoleLike {
 }
 
 /**
- * Roles a caller may grant: never a holder role, and nothing that carries a point the caller lacks (no one
- * raises anyone above themselves).
+ * Roles a caller may grant: never a holder role, and nothing that carries a point outside the caller's
+ * grantable points (no one raises anyone above themselves).
  */
-export function grantableRoles<R extends RoleLike>(
-  roles: readonly R[],
-  callerPoints: readonly string[],
-): R[] {
-  const held = new Set(callerPoints);
+export function grantableRoles<R extends RoleLike>(roles: readonly R[], grantable: readonly string[]): R[] {
+  const held = new Set(grantable);
   return roles.filter((r) => !isHolderRole(r.code) && r.points.every((p) => held.has(p)));
+}
+
+/**
+ * A member's roles the caller cannot offer (above the caller's points): an edit keeps them, since taking
+ * them away is refused just as granting them is.
+ */
+export function keptRoleCodes(codes: readonly string[], offered: readonly RoleLike[]): string[] {
+  return codes.filter((c) => !isHolderRole(c) && !offered.some((r) => r.code === c));
 }
 
 /** The roles an edit may change: holder roles stay out of the choice (they are kept by the server). */

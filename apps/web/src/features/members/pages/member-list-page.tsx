@@ -32,7 +32,13 @@ import {
 import { NoPermissionNotice, OrgOnlyNotice } from '../components/org-only';
 import { RoleChecks } from '../components/role-checks';
 import { RolesPanel } from '../components/roles-panel';
-import { editableRoleCodes, grantableRoles, isHolderRole, STATUS_COLOUR } from '../model/roles';
+import {
+  editableRoleCodes,
+  grantableRoles,
+  isHolderRole,
+  keptRoleCodes,
+  STATUS_COLOUR,
+} from '../model/roles';
 
 type TabKey = 'members' | 'invited';
 /** The page's two sections; `?section=roles` opens the roles. */
@@ -74,7 +80,12 @@ export function MemberListPage({ route }: PageProps) {
       },
       { replace: true },
     );
-  const grantable = useMemo(() => grantableRoles(roles.data?.roles ?? [], points), [roles.data, points]);
+  // The server says which points the caller may grant (their own, never seal claiming).
+  const grantablePoints = permissions.data?.grantable;
+  const grantable = useMemo(
+    () => grantableRoles(roles.data?.roles ?? [], grantablePoints ?? []),
+    [roles.data, grantablePoints],
+  );
 
   const [tab, setTab] = useState<TabKey>('members');
   const [keyword, setKeyword] = useState('');
@@ -134,7 +145,16 @@ export function MemberListPage({ route }: PageProps) {
     editing
       ? run(
           () =>
-            modifyMember(rowId(editing), { nickname: values.nickname?.trim() ?? '', roles: values.roles }),
+            modifyMember(rowId(editing), {
+              nickname: values.nickname?.trim() ?? '',
+              roles: [
+                ...values.roles,
+                ...keptRoleCodes(
+                  editing.roles.map((r) => r.code),
+                  grantable,
+                ),
+              ],
+            }),
           t('members.editSuccess'),
           () => setEditing(null),
         )
@@ -227,7 +247,9 @@ export function MemberListPage({ route }: PageProps) {
                       setEditing(m);
                       editForm.setFieldsValue({
                         nickname: m.nickname,
-                        roles: editableRoleCodes(m.roles.map((r) => r.code)),
+                        roles: editableRoleCodes(m.roles.map((r) => r.code)).filter((c) =>
+                          grantable.some((r) => r.code === c),
+                        ),
                       });
                     }}
                   >
@@ -409,7 +431,13 @@ export function MemberListPage({ route }: PageProps) {
               {
                 key: 'roles',
                 label: <span data-testid="member-section-roles">{t('roleEditor.sectionRoles')}</span>,
-                children: <RolesPanel roles={roles.data} loading={roles.isFetching} />,
+                children: (
+                  <RolesPanel
+                    roles={roles.data}
+                    loading={roles.isFetching}
+                    grantable={grantablePoints ?? []}
+                  />
+                ),
               },
             ]}
           />

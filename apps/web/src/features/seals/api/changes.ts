@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { apiGet, apiPost } from '../../../lib/api-client';
 import { useAccessToken } from '../../../hooks/use-session';
 import { SEALS_KEY } from './seals';
+import { ADDRESS_REFRESH_MS } from '../../../lib/query-client';
 
 /**
  * Seal changes (spec section 7, Seal changes): apply (ordinary, personal name, hand-painted), the records,
@@ -44,6 +45,7 @@ export function useSealChange(changeNo: string | null) {
   const token = useAccessToken();
   return useQuery({
     queryKey: [...SEALS_KEY, 'change', token, changeNo],
+    refetchInterval: ADDRESS_REFRESH_MS,
     queryFn: () =>
       apiGet<SealChange>(`/v1/sealChanges/sealChangeDetail/${encodeURIComponent(changeNo ?? '')}`),
     enabled: token !== null && Boolean(changeNo),

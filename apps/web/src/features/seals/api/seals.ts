@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiGet } from '../../../lib/api-client';
 import { SESSION_QUERY_PREFIX, useAccessToken } from '../../../hooks/use-session';
+import { ADDRESS_REFRESH_MS } from '../../../lib/query-client';
 
 /**
  * The seals of the current space, shared by every seal page (spec section 7, Seals). Each page keeps the
@@ -26,6 +27,7 @@ export function useMySeals(query: SealListQuery, enabled = true) {
   const token = useAccessToken();
   return useQuery({
     queryKey: [...SEALS_KEY, 'list', token, query],
+    refetchInterval: ADDRESS_REFRESH_MS,
     queryFn: () => apiGet<SealPage>('/v1/accounts/seals', query),
     enabled: enabled && token !== null,
     placeholderData: keepPreviousData,
@@ -37,6 +39,7 @@ export function useSeal(sealCode: string | null) {
   const token = useAccessToken();
   return useQuery({
     queryKey: [...SEALS_KEY, 'detail', token, sealCode],
+    refetchInterval: ADDRESS_REFRESH_MS,
     queryFn: () => apiGet<SealDetail>(`/v1/seals/${encodeURIComponent(sealCode ?? '')}`),
     enabled: token !== null && sealCode !== null && sealCode !== '',
   });

@@ -9,6 +9,7 @@ import type {
   ApprovalSummary,
   RequestApprovalRequest,
 } from './types';
+import { ADDRESS_REFRESH_MS } from '../../../lib/query-client';
 
 /**
  * Seal-use approvals: a member signing with a seal they do not administer asks its administrators. The
@@ -28,6 +29,7 @@ export function useApprovalList(
   const token = useAccessToken();
   return useQuery({
     queryKey: [...SIGN_KEY, 'approvals', which, token, query],
+    refetchInterval: ADDRESS_REFRESH_MS,
     queryFn: () => apiGet<ApprovalListResponse>(`/seal/approves/${which}`, query),
     enabled: token !== null,
     placeholderData: keepPreviousData,
@@ -39,6 +41,7 @@ export function useTaskApproval(flowId: string | null, taskId: string | null) {
   const token = useAccessToken();
   return useQuery({
     queryKey: [...SIGN_KEY, 'taskApproval', token, flowId, taskId],
+    refetchInterval: ADDRESS_REFRESH_MS,
     queryFn: () =>
       apiGet<ApprovalSummary | null>(
         `/seal/approve/flow/${encodeURIComponent(flowId ?? '')}/task/${encodeURIComponent(taskId ?? '')}`,

@@ -19,6 +19,7 @@ import type {
   UploadedFile,
   UrgeResponse,
 } from './types';
+import { ADDRESS_REFRESH_MS } from '../../../lib/query-client';
 
 /**
  * The sign service's flows, tasks, files, log and evidence (issue 6). The server decides who may see and
@@ -64,6 +65,7 @@ export function useFlowDetail(flowId: string | null) {
   const token = useAccessToken();
   return useQuery({
     queryKey: [...SIGN_KEY, 'flow', token, flowId],
+    refetchInterval: ADDRESS_REFRESH_MS,
     queryFn: () => fetchFlow(flowId ?? ''),
     enabled: token !== null && Boolean(flowId),
   });
@@ -73,6 +75,7 @@ export function useSignOptions(flowId: string | null, taskId: string | null) {
   const token = useAccessToken();
   return useQuery({
     queryKey: [...SIGN_KEY, 'options', token, flowId, taskId],
+    refetchInterval: ADDRESS_REFRESH_MS,
     queryFn: () =>
       apiGet<SignOptions>(
         `/v1/sign/flow/${encodeURIComponent(flowId ?? '')}/task/${encodeURIComponent(taskId ?? '')}/options`,

@@ -35,6 +35,7 @@ function sig(over: Partial<SignatureReport> = {}): SignatureReport {
     timestamp: { time: '2025-06-01T08:00:01.000Z', valid: true },
     revocation: { status: 'good', source: 'platform' },
     verdict: 'valid',
+    findings: [],
     reasons: [],
     ...over,
   };
@@ -45,8 +46,20 @@ describe('verification report model', () => {
     expect(toneOf(sig())).toBe('valid');
     expect(toneOf(sig({ verdict: 'invalid', integrity: 'invalid' }))).toBe('invalid');
     // Later signatures are the normal case of a contract several parties sign; other permitted changes warn.
-    const later = { revision: 2, kind: 'signature' as const, detail: 'Signature2 added', allowed: true };
-    const filled = { revision: 2, kind: 'form-fill' as const, detail: 'field x filled', allowed: true };
+    const later = {
+      revision: 2,
+      kind: 'signature' as const,
+      action: 'added' as const,
+      detail: 'Signature2 added',
+      allowed: true,
+    };
+    const filled = {
+      revision: 2,
+      kind: 'form-fill' as const,
+      action: 'changed' as const,
+      detail: 'field x filled',
+      allowed: true,
+    };
     expect(toneOf(sig({ modifiedAfter: 'allowed', changes: [later] }))).toBe('valid');
     expect(toneOf(sig({ modifiedAfter: 'allowed', changes: [later, filled] }))).toBe('warning');
     expect(signatureFacts(sig({ modifiedAfter: 'allowed', changes: [later] }))[1]).toEqual({
