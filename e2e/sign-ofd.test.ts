@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svgToPng } from '@openseal/seal-image/node';
-import { buildOfd, page as ofdPage, testSigner } from '../packages/ofd/src/test-ofd';
+import { toPem } from '@openseal/pki';
+import { buildOfd, page as ofdPage, testCa, testSigner } from '../packages/ofd/src/test-ofd';
 import { contractPdf, signOrgByApi, type SignOrg } from './sign-support';
 import {
   ensureWebBuilt,
@@ -33,8 +34,9 @@ async function sealPicture(): Promise<Uint8Array> {
 /**
  * OFD files in the sign service, in the browser: quick sign takes an OFD beside a PDF contract; the OFD is
  * drawn page by page by the OFD viewer (text, rules, the electronic seal it carries where it sits) with the
- * note that it cannot be signed yet; the record offers it for download byte for byte. Screenshots under
- * test-results/e2e/<dialect>/sign-ofd-*.png.
+ * note that it cannot be signed yet; its seal is intact but its signer not confirmed until an operator adds
+ * the seal maker's CA as a trust anchor, then valid; the record offers it for download byte for byte.
+ * Screenshots under test-results/e2e/<dialect>/sign-ofd-*.png.
  */
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign service (%s)', (dialect) => {
   let server: E2eServer;
@@ -46,6 +48,8 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
   let work = '';
   let ofdBytes: Uint8Array;
   let flowId = '';
+  // The seal maker's SM2 CA: another platform's, which this one does not trust until an operator adds it.
+  const sealCa = testCa('测试电子认证服务机构');
   const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
   const shot = async (name: string) => {
@@ -75,7 +79,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
         boundary: '130 60 40 40',
         provider: '测试签章系统',
         // A real SM2 signature over the package, which the viewer checks.
-        signer: testSigner('杭州测试科技有限公司'),
+        signer: testSigner('杭州测试科技有限公司', { issuer: sealCa }),
         sealName: '杭州测试科技有限公司发票专用章',
       },
     });
@@ -128,12 +132,15 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
       })
       .toBe('true');
     expect(await page.getByTestId('ofd-pending').first().isVisible()).toBe(true);
-    // The seal it carries is checked in the page: its parts, its signed value, its signer's key.
+    // The seal it carries is checked in the page: its parts, its signed value, its signer's key, and the
+    // signer's certificate against this platform's anchors, which do not include the seal maker's CA.
     const seals = page.getByTestId('ofd-seals');
-    await expect.poll(() => seals.getAttribute('data-verdict')).toBe('valid');
-    expect(await page.getByTestId('ofd-signature').getAttribute('data-verdict')).toBe('valid');
+    await expect.poll(() => seals.getAttribute('data-verdict'), { timeout: 15_000 }).toBe('indeterminate');
+    expect(await page.getByTestId('ofd-signature').getAttribute('data-reason')).toBe('issuerUnknown');
     const text = await seals.textContent();
-    expect(text).toContain('签章有效');
+    expect(text).toContain('签章者未确认');
+    expect(text).toContain('签章者未经本平台确认（证书颁发者：测试电子认证服务机构）');
+    expect(text).not.toContain('签章有效');
     expect(text).toContain('杭州测试科技有限公司发票专用章');
     expect(text).toContain('测试签章系统');
     expect(text).toContain('签章者：杭州测试科技有限公司');
@@ -163,6 +170,43 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
     expect(red).toBeGreaterThan(50);
     await page.getByTestId('ofd-pending').first().scrollIntoViewIfNeeded();
     await shot('02-ofd-view');
+  });
+
+  it('2b. once an operator adds the seal maker’s CA as a trust anchor, the same seal is valid', async () => {
+    const headers = { 'content-type': 'application/json' };
+    const login = (await (
+      await fetch(`${base}/manage/api/v1/login`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ username: 'admin', password: 'Operator1234' }),
+      })
+    ).json()) as { data: { operatorToken: string } };
+    const added = (await (
+      await fetch(`${base}/manage/api/v1/trust-anchors`, {
+        method: 'POST',
+        headers: { ...headers, 'x-operator-token': login.data.operatorToken },
+        body: JSON.stringify({
+          certificate: toPem(sealCa.certificate),
+          label: '测试电子认证服务机构 SM2 根',
+        }),
+      })
+    ).json()) as { code: number; message: string; data: { keyAlgorithm: string } };
+    expect(added.code, added.message).toBe(0);
+    expect(added.data.keyAlgorithm).toBe('SM2');
+    // The viewer keeps the anchors it fetched for a minute: a new page fetches them again.
+    const fresh = await context.newPage();
+    try {
+      await fresh.goto(page.url());
+      await fresh.getByTestId('flow-file-tab').filter({ hasText: '发票.ofd' }).click();
+      const seals = fresh.getByTestId('ofd-seals');
+      await expect.poll(() => seals.getAttribute('data-verdict'), { timeout: 30_000 }).toBe('valid');
+      expect(await seals.textContent()).toContain('签章有效');
+      expect(await fresh.getByTestId('ofd-signature').getAttribute('data-reason')).toBe('signerConfirmed');
+      await expect.poll(() => fresh.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
+      await fresh.screenshot({ path: join(shots, 'sign-ofd-02b-ofd-trusted.png'), fullPage: false });
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('3. the record offers the OFD for download, byte for byte as it was uploaded', async () => {

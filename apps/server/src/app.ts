@@ -40,6 +40,7 @@ import pkiRoutes from './modules/pki/pki.routes';
 import { createPlatformEvidence } from './modules/evidence/platform-evidence';
 import evidenceRoutes from './modules/evidence/evidence.routes';
 import { createVerifyService } from './modules/signing/verify.service';
+import { createTrustAnchorsService } from './modules/pki/trust-anchors.service';
 import signingRoutes from './modules/signing/flows.routes';
 import { createSigningModule, type SigningModule } from './modules/signing/signing-module';
 import verifyRoutes from './modules/signing/verify.routes';
@@ -294,7 +295,11 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     ...authorityQueue,
     ...sealsModule.reviewQueues,
   };
-  await app.register(operatorsRoutes, { ...moduleDeps, reviewQueues });
+  await app.register(operatorsRoutes, {
+    ...moduleDeps,
+    reviewQueues,
+    trustAnchors: createTrustAnchorsService({ pki, evidence }),
+  });
   await app.register(ssoRoutes, moduleDeps);
   await app.register(sealsRoutes, { ...moduleDeps, sealsModule });
   await app.register(ukeysRoutes, { ...moduleDeps, seals: sealsModule.seals.directory });

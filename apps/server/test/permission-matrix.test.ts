@@ -74,6 +74,7 @@ const PUBLIC_ROUTES = new Set([
   'GET /{basePath}/version.txt',
   'GET /v1/file/download/{fileKey}',
   'GET /pki/ca/{file}',
+  'GET /pki/trust-anchors',
   'GET /pki/crl/{file}',
   'POST /pki/ocsp',
   'GET /pki/ocsp/{*}',
@@ -484,6 +485,7 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       applicationId: fx.applyNo,
       reportId: 'vr_placeholder',
       leafIndex: '0',
+      anchorId: 'ta_00000000000000000000',
       // Sign service: ids nobody holds (each principal's own flows are tested in signing.test.ts).
       taskId: 'stk_placeholder',
       fileId: 'sff_placeholder',
@@ -597,6 +599,7 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       'POST /v1/organizes/authority/{applyNo}/reject': { rejectReason: '矩阵' },
       'POST /manage/api/v1/login': { username: 'nobody', password: 'wrong' },
       'POST /manage/api/v1/queues/{queue}/{applicationId}/reject': { reason: '矩阵' },
+      'POST /manage/api/v1/trust-anchors': { certificate: 'AA==', label: '矩阵' },
       'POST /v1/sso/beforeLogin': {},
       'POST /v1/sso/checkMobile': { flowId: 'flw_placeholder', mobile: mobile(), code: '000000' },
       'POST /v1/sso/agent/after/info': { flowId: 'flw_placeholder' },

@@ -226,7 +226,7 @@ describe('platform PKI across restarts', () => {
         WEB_DIST: join(first.dataDir, 'x'),
       });
     const second = await buildApp({ config: config(kek), database });
-    expect(Buffer.compare(Buffer.from(second.pki.trustStore().anchors[0]!), root)).toBe(0);
+    expect(Buffer.compare(Buffer.from((await second.pki.trustStore()).anchors[0]!), root)).toBe(0);
     await expect(buildApp({ config: config('b'.repeat(64)), database })).rejects.toThrow(
       /key-encryption key|KEK/i,
     );

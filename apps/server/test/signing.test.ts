@@ -140,7 +140,7 @@ describe.each(DIALECTS)('sign service on %s', (dialect) => {
   /** Our verifier (every signature valid: the first certifies, later ones approve), then pdfsig and qpdf, independent of our code. */
   async function referee(bytes: Buffer, signatures: number) {
     const ours = await verifyPdf(new Uint8Array(bytes), {
-      trust: t.app.pki.trustStore(),
+      trust: await t.app.pki.trustStore(),
       checkRevocation: t.app.pki.checkRevocation,
     });
     expect(ours.signatures.map((s) => [s.verdict, s.findings.filter((f) => f.severity !== 'info')])).toEqual(

@@ -1,6 +1,7 @@
 /**
  * `openseal verify FILE [--json] [--trust CERT.pem]…` — every signature in every revision of a PDF, or every
- * signature of an OFD, with one verdict. Exit 0 all signatures valid, 1 any invalid or none, 2 unusable input.
+ * signature of an OFD, with one verdict. Exit 0 all signatures valid, 1 any invalid or none, 2 unusable
+ * input, 3 none invalid but at least one indeterminate: intact, its signer not confirmed.
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,16 +11,20 @@ import type { Io } from './io';
 export const VERIFY_HELP = `openseal verify FILE [--json] [--trust CERT.pem]... [--password PW]
 
 FILE is a PDF, or an OFD (told apart by content). An OFD's signatures are checked for the parts they
-cover, their signed value and the signer's key (GB/T 38540, SM2 with SM3); their certificates are shown,
-not matched against trust anchors.
+cover, their signed value and the signer's key (GB/T 38540, SM2 with SM3), and the signer's certificate
+must chain to a trust anchor: valid, invalid, or indeterminate (intact, signer not confirmed).
 
   --json           print one JSON object: { verdict, signatures: [{ field, signer, integrity,
                    coversWholeDocument, chain, timestamp, modifiedAfter, ... }] }
   --trust PEM      also trust these anchors (repeatable; TRUST_LIST adds a PEM bundle too)
   --password PW    password of an encrypted PDF, to read its names (signatures verify without it)
 
-Trust anchors: the platform root of the local data directory (DATA_DIR or DATABASE_URL) when there is
-one, else the running platform's /pki/ca/root.cer at PUBLIC_URL, plus --trust and TRUST_LIST.`;
+Trust anchors: the platform's anchors of the local data directory (DATA_DIR or DATABASE_URL: its root,
+the operator-added anchors) when there is one, else the running platform's /pki/trust-anchors at
+PUBLIC_URL, plus --trust and TRUST_LIST.
+
+Exit codes: 0 every signature valid; 1 a signature invalid, or none; 2 unusable input;
+3 none invalid but at least one indeterminate (intact, its signer not confirmed).`;
 
 export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   let args;
@@ -41,7 +46,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   const [file, ...extra] = args.positionals;
   if (!file || extra.length) return fail(io, 'give exactly one FILE');
   if (!existsSync(file)) return fail(io, `no such file: ${file}`);
-  if (isZip(file)) return verifyOfdFile(file, args.values.json === true, io);
+  const ofd = isZip(file);
 
   const { fromPem } = await import('@openseal/pki');
   const { openFileSource, verifyPdf, summarizeForCli, PdfError } = await import('@openseal/pdf');
@@ -71,7 +76,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   if (hasLocalData) {
     try {
       platform = await openLocalPlatform();
-      const t = platform.pki.trustStore();
+      const t = await platform.pki.trustStore();
       anchors.push(...t.anchors);
       intermediates.push(...(t.intermediates ?? []));
       checkRevocation = platform.pki.checkRevocation;
@@ -81,8 +86,30 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
     }
   }
   if (!platform) {
-    const root = await fetchCertificate(`${config.publicUrl}/pki/ca/root.cer`);
-    if (root) anchors.push(root);
+    // The running platform's anchors (root, TRUST_LIST, operator-added), else at least its root.
+    const bundle = await fetchBytes(`${config.publicUrl}/pki/trust-anchors`);
+    let served: Uint8Array[] = [];
+    try {
+      served = bundle ? fromPem(new TextDecoder().decode(bundle)) : [];
+    } catch {
+      // Not a PEM bundle (another server at that address): fall back to the root below.
+    }
+    const root = served.length ? undefined : await fetchBytes(`${config.publicUrl}/pki/ca/root.cer`);
+    anchors.push(...served, ...(root ? [root] : []));
+    const issuing = ofd ? await fetchBytes(`${config.publicUrl}/pki/ca/issuing.cer`) : undefined;
+    if (issuing) intermediates.push(issuing);
+  }
+  if (ofd) {
+    try {
+      return await verifyOfdFile(
+        file,
+        args.values.json === true,
+        { trustAnchors: anchors, intermediates },
+        io,
+      );
+    } finally {
+      if (platform) await platform.close();
+    }
   }
 
   const source = openFileSource(file);
@@ -108,7 +135,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
       });
       for (const w of report.warnings) io.out(`  note: ${w}\n`);
     }
-    return report.verdict === 'valid' ? 0 : 1;
+    return exitCodeOf(report.verdict);
   } catch (err) {
     if (err instanceof PdfError) return fail(io, `unusable PDF: ${err.message}`);
     throw err;
@@ -116,6 +143,11 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
     source.close();
     if (platform) await platform.close();
   }
+}
+
+/** One exit code per document verdict, the same for a PDF and an OFD. */
+function exitCodeOf(verdict: string): number {
+  return verdict === 'valid' ? 0 : verdict === 'indeterminate' ? 3 : 1;
 }
 
 /** An OFD is a zip package; a PDF is not. */
@@ -130,11 +162,17 @@ function isZip(file: string): boolean {
   return head.equals(Buffer.from('PK\x03\x04', 'latin1'));
 }
 
-async function verifyOfdFile(file: string, json: boolean, io: Io): Promise<number> {
+async function verifyOfdFile(
+  file: string,
+  json: boolean,
+  trust: { trustAnchors: Uint8Array[]; intermediates: Uint8Array[] },
+  io: Io,
+): Promise<number> {
   const { readOfd, OfdError } = await import('@openseal/ofd');
+  const { ofdReasonText } = await import('@openseal/core');
   let checks;
   try {
-    checks = await readOfd(readFileSync(file)).verifySignatures();
+    checks = await readOfd(readFileSync(file)).verifySignatures(trust);
   } catch (err) {
     if (err instanceof OfdError) return fail(io, `unusable OFD: ${err.message}`);
     throw err;
@@ -146,7 +184,7 @@ async function verifyOfdFile(file: string, json: boolean, io: Io): Promise<numbe
         ? 'invalid'
         : checks.every((c) => c.verdict === 'valid')
           ? 'valid'
-          : 'unverifiable';
+          : 'indeterminate';
   if (json) {
     io.out(`${JSON.stringify({ verdict, format: 'ofd', file, signatures: checks })}\n`);
   } else {
@@ -154,17 +192,26 @@ async function verifyOfdFile(file: string, json: boolean, io: Io): Promise<numbe
     checks.forEach((c, i) => {
       io.out(`  #${i + 1} ${c.type} ${c.id} (${c.format}): ${c.verdict}\n`);
       io.out(`     seal ${c.sealName ?? '?'}; signer ${c.signer?.subject ?? '?'}`);
-      io.out(`${c.signer ? ` (issuer ${c.signer.issuer})` : ''}; signed ${c.signedAt ?? '?'}\n`);
-      for (const p of c.problems) io.out(`     - ${p}\n`);
+      io.out(
+        `${c.signer ? ` (issuer ${c.signer.issuer})` : ''}; signed ${c.signedAt ?? '?'}; chain ${c.chain}\n`,
+      );
+      const files = (status: string) =>
+        c.references
+          .filter((r) => r.status === status)
+          .map((r) => r.file)
+          .join(', ');
+      for (const p of c.problems)
+        io.out(
+          `     - ${ofdReasonText(p, 'en', { files: files(p === 'referenceMissing' ? 'missing' : 'changed'), issuer: c.signer?.issuer ?? '?' })}\n`,
+        );
       for (const r of c.references.filter((r) => r.status !== 'ok'))
         io.out(`     - ${r.file}: ${r.status}\n`);
     });
-    if (checks.length) io.out('  note: signer certificates are shown, not matched against trust anchors\n');
   }
-  return verdict === 'valid' ? 0 : 1;
+  return exitCodeOf(verdict);
 }
 
-async function fetchCertificate(url: string): Promise<Uint8Array | undefined> {
+async function fetchBytes(url: string): Promise<Uint8Array | undefined> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
     return res.ok ? new Uint8Array(await res.arrayBuffer()) : undefined;

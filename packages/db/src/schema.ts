@@ -9,6 +9,7 @@ import type { SigningTables } from './schema-signing';
 import type { UkeysTables } from './schema-ukeys';
 import type { VerifyTables } from './schema-verify';
 import type { AccessTables } from './schema-access';
+import type { TrustAnchorsTables } from './schema-trust-anchors';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -139,7 +140,8 @@ export interface Database
     SigningTables,
     UkeysTables,
     VerifyTables,
-    AccessTables {
+    AccessTables,
+    TrustAnchorsTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
   members: MembersTable;
@@ -172,3 +174,4 @@ export type * from './schema-signing';
 export type * from './schema-ukeys';
 export type * from './schema-verify';
 export type * from './schema-access';
+export type * from './schema-trust-anchors';

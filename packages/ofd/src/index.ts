@@ -1,6 +1,6 @@
 import { readOfdPackage, type OfdMeta, type OfdPageInfo, type OfdSignatureInfo } from './document';
 import { renderPage, type RenderOptions } from './render-svg';
-import { verifyOfdSignatures, type OfdSignatureCheck } from './verify';
+import { verifyOfdSignatures, type OfdSignatureCheck, type OfdVerifyOptions } from './verify';
 import type { OfdLimits } from './zip-package';
 
 export { OfdError, type OfdErrorReason } from './errors';
@@ -10,7 +10,16 @@ export type { OfdLimits } from './zip-package';
 export { XML_LIMITS, type XmlLimits } from './xml';
 export type { RenderOptions } from './render-svg';
 export { expandDeltas, pathData } from './render-svg';
-export type { OfdCertificateInfo, OfdProblem, OfdSignatureCheck, OfdVerdict } from './verify';
+export { OFD_FINDINGS } from './verify';
+export type {
+  OfdCertificateInfo,
+  OfdProblem,
+  OfdReason,
+  OfdSignatureCheck,
+  OfdVerdict,
+  OfdVerifyOptions,
+} from './verify';
+export { fromPem } from './pem';
 
 /** An opened OFD document: its pages and signatures, and each page drawn as SVG on demand. */
 export interface OfdDocument {
@@ -21,8 +30,11 @@ export interface OfdDocument {
   warnings: string[];
   /** One page (0-based) as a standalone SVG document sized in millimetres. */
   renderPageSvg(index: number, options?: RenderOptions): string;
-  /** Checks every signature: the parts it covers, its signed value, its signer's key (see verify.ts). */
-  verifySignatures(): Promise<OfdSignatureCheck[]>;
+  /**
+   * Checks every signature: the parts it covers, its signed value, its signer's key, and the signer's
+   * certificate against the trust anchors given (see verify.ts). Without anchors no signature is valid.
+   */
+  verifySignatures(options?: OfdVerifyOptions): Promise<OfdSignatureCheck[]>;
 }
 
 /**
@@ -37,6 +49,6 @@ export function readOfd(bytes: Uint8Array, limits?: OfdLimits): OfdDocument {
     signatures: doc.signatures,
     warnings: doc.warnings,
     renderPageSvg: (index, options) => renderPage(doc, index, options),
-    verifySignatures: () => verifyOfdSignatures(doc),
+    verifySignatures: (options) => verifyOfdSignatures(doc, options),
   };
 }

@@ -16,7 +16,15 @@ export interface TestOfdOptions {
    * the signature is a real one (GB/T 38540 v4, by the signer's algorithm) over every other part of the package;
    * without, its signed value only holds the picture.
    */
-  seal?: { picture: Uint8Array; boundary: string; provider?: string; signer?: TestSigner; sealName?: string };
+  seal?: {
+    picture: Uint8Array;
+    boundary: string;
+    provider?: string;
+    signer?: TestSigner;
+    sealName?: string;
+    /** The signing time the signed value states. */
+    at?: Date;
+  };
 }
 
 const SM2_WITH_SM3 = '1.2.156.10197.1.501';
@@ -45,43 +53,91 @@ const dn = (cn: string) =>
     ],
   });
 
+/** Who issues a test certificate: its name, its key's algorithm and a way to sign with that key. */
+export interface TestIssuer {
+  name: string;
+  algorithm: string;
+  sign(data: Uint8Array): Uint8Array;
+}
+
+export interface TestCertificateOptions {
+  /** The issuer; the key issues its own certificate when absent. */
+  issuer?: TestIssuer;
+  /** A CA certificate (basicConstraints cA, keyUsage keyCertSign and cRLSign) rather than a signer's. */
+  ca?: boolean;
+  notBefore?: Date;
+  notAfter?: Date;
+  serial?: number;
+}
+
+function extension(oid: string, critical: boolean, value: asn1js.AsnType) {
+  return new asn1js.Sequence({
+    value: [
+      new asn1js.ObjectIdentifier({ value: oid }),
+      ...(critical ? [new asn1js.Boolean({ value: true })] : []),
+      new asn1js.OctetString({ valueHex: value.toBER() }),
+    ],
+  });
+}
+
 /**
  * A signer from any key: `spki` is its public key as DER SubjectPublicKeyInfo, `sign` signs with the
- * private key by `algorithm`; the certificate is issued by the key to itself.
+ * private key by `algorithm`; the certificate is issued by `options.issuer`, or by the key to itself.
  */
 export function signerFor(
   name: string,
   key: Pick<TestSigner, 'algorithm' | 'sign' | 'hash'> & { spki: Uint8Array },
+  options: TestCertificateOptions = {},
 ): TestSigner {
-  const alg = () => new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: key.algorithm })] });
+  const issuer = options.issuer ?? { name, algorithm: key.algorithm, sign: key.sign };
+  const alg = () =>
+    new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: issuer.algorithm })] });
+  const extensions = options.ca
+    ? [
+        extension('2.5.29.19', true, new asn1js.Sequence({ value: [new asn1js.Boolean({ value: true })] })),
+        // keyCertSign and cRLSign: bits 5 and 6.
+        extension('2.5.29.15', true, new asn1js.BitString({ valueHex: Uint8Array.of(0x06), unusedBits: 1 })),
+      ]
+    : options.issuer
+      ? // digitalSignature and nonRepudiation: bits 0 and 1.
+        [extension('2.5.29.15', true, new asn1js.BitString({ valueHex: Uint8Array.of(0xc0), unusedBits: 6 }))]
+      : [];
   const tbs = new asn1js.Sequence({
     value: [
       new asn1js.Constructed({
         idBlock: { tagClass: 3, tagNumber: 0 },
         value: [new asn1js.Integer({ value: 2 })],
       }),
-      new asn1js.Integer({ value: 0x1234 }),
+      new asn1js.Integer({ value: options.serial ?? 0x1234 }),
       alg(),
-      dn(name),
+      dn(issuer.name),
       new asn1js.Sequence({
         value: [
-          new asn1js.UTCTime({ valueDate: new Date(Date.UTC(2024, 0, 1)) }),
-          new asn1js.UTCTime({ valueDate: new Date(Date.UTC(2044, 0, 1)) }),
+          new asn1js.UTCTime({ valueDate: options.notBefore ?? new Date(Date.UTC(2024, 0, 1)) }),
+          new asn1js.UTCTime({ valueDate: options.notAfter ?? new Date(Date.UTC(2044, 0, 1)) }),
         ],
       }),
       dn(name),
       asn1js.fromBER(key.spki).result,
+      ...(extensions.length
+        ? [
+            new asn1js.Constructed({
+              idBlock: { tagClass: 3, tagNumber: 3 },
+              value: [new asn1js.Sequence({ value: extensions })],
+            }),
+          ]
+        : []),
     ],
   });
-  const signature = key.sign(new Uint8Array(tbs.toBER()));
+  const signature = issuer.sign(new Uint8Array(tbs.toBER()));
   const certificate = new Uint8Array(
     new asn1js.Sequence({ value: [tbs, alg(), new asn1js.BitString({ valueHex: signature })] }).toBER(),
   );
   return { name, certificate, algorithm: key.algorithm, sign: key.sign, hash: key.hash };
 }
 
-/** An SM2 signer with a fresh key. */
-export function testSigner(name = '测试签章人'): TestSigner {
+/** An SM2 signer with a fresh key; its certificate is self-issued unless `options.issuer` issues it. */
+export function testSigner(name = '测试签章人', options: TestCertificateOptions = {}): TestSigner {
   const { privateKey, publicKey } = smCrypto.sm2.generateKeyPairHex();
   const spki = new asn1js.Sequence({
     value: [
@@ -94,13 +150,22 @@ export function testSigner(name = '测试签章人'): TestSigner {
       new asn1js.BitString({ valueHex: hex(publicKey) }),
     ],
   });
-  return signerFor(name, {
-    algorithm: SM2_WITH_SM3,
-    spki: new Uint8Array(spki.toBER()),
-    sign: (data) =>
-      hex(smCrypto.sm2.doSignature(Array.from(data), privateKey, { der: true, hash: true, publicKey })),
-    hash: (data) => hex(smCrypto.sm3(data)),
-  });
+  return signerFor(
+    name,
+    {
+      algorithm: SM2_WITH_SM3,
+      spki: new Uint8Array(spki.toBER()),
+      sign: (data) =>
+        hex(smCrypto.sm2.doSignature(Array.from(data), privateKey, { der: true, hash: true, publicKey })),
+      hash: (data) => hex(smCrypto.sm3(data)),
+    },
+    options,
+  );
+}
+
+/** An SM2 certification authority with a fresh key: a root, or an intermediate under `options.issuer`. */
+export function testCa(name = '测试电子认证服务机构', options: TestCertificateOptions = {}): TestSigner {
+  return testSigner(name, { ...options, ca: true });
 }
 
 /**
@@ -269,6 +334,7 @@ export function buildOfd(options: TestOfdOptions = {}): Uint8Array {
       ? signedSealDer(signatureXml, seal.signer, {
           picture: seal.picture,
           name: seal.sealName ?? '测试合同专用章',
+          at: seal.at,
         })
       : sealDer(seal.picture);
   }

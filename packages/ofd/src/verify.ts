@@ -1,57 +1,84 @@
 import * as asn1js from 'asn1js';
 import smCrypto from 'sm-crypto';
 import { bits, octets, textOf } from './asn1';
-import { fromHex, toBase64, toHex } from './bytes';
+import { fromHex, toBase64 } from './bytes';
+import { parseCertificate, type OfdCertificateInfo, type ParsedCertificate } from './certificate';
+import { buildChain, makePool, validAt, type CertificatePool, type OfdTrust } from './chain';
+import { checkSignature, hashOfAlgorithm, isSupportedAlgorithm } from './signature-check';
 import type { OfdPackageDocument, OfdSignatureInfo } from './document';
 
 /**
- * Checks of an OFD document's signatures (GB/T 33190 section 18, GB/T 38540 and GM/T 0031 signed values):
+ * Checks of an OFD document's signatures (GB/T 33190 section 18, GB/T 38540 and GM/T 0031 signed values),
+ * with verdicts as ETSI EN 319 102-1 gives them:
  *
  * 1. every part the signature lists in its References is hashed with its CheckMethod and compared;
  * 2. the signed value's data hash must be the hash of the signature's own Signature.xml (which holds
  *    the references), so the references cannot be swapped;
- * 3. the signed value's signature is checked with the signer's certificate it carries.
+ * 3. the signed value's signature is checked with the signer's certificate it carries (SM2 with SM3, RSA
+ *    or ECDSA with SHA-2);
+ * 4. the signer's certificate must chain to a trust anchor the caller passes (every link's signature
+ *    checked), the signing time must lie inside its validity, and no certificate of the chain may have
+ *    expired by now (the signing time is the signer's claim, not a proof of when the seal was made).
  *
- * SM2 with SM3 and RSA with SHA-256 signatures are checked. A bare signature without a certificate, a
- * CMS value or another algorithm is reported as unverifiable, with why. The signer's certificate is
- * described (subject, issuer, validity) but not checked against a trust list: which seal makers to trust
- * is the verifier's policy, not the file's.
+ * `valid` needs all four. `invalid` means broken: a part changed or missing, a signed value that does not
+ * match, or one that cannot be read at all. Everything else is `indeterminate`: intact, but the signer
+ * cannot be confirmed (no anchors given, unknown issuer, a broken or unsupported chain, expired, a bare
+ * value without a certificate, an unknown algorithm). Names inside a certificate prove nothing until its
+ * chain does. Each finding is a catalogued reason (packages/core `OFD_REASONS`, codes 1201–1219).
  */
-export type OfdVerdict = 'valid' | 'invalid' | 'unverifiable';
+export type OfdVerdict = 'valid' | 'invalid' | 'indeterminate';
 
-export type OfdProblem =
+/**
+ * Every finding and the verdict it leads to, most decisive first: the verdict's `reason` is the first
+ * finding of this order a signature has. packages/core's OFD_REASONS catalogues the same keys (a test
+ * keeps the two in step).
+ */
+export const OFD_FINDINGS = {
   /** A listed part's digest differs from the one signed: the document was changed after signing. */
-  | 'referenceChanged'
+  referenceChanged: 'invalid',
   /** A listed part is no longer in the package. */
-  | 'referenceMissing'
-  /** The signature lists no parts at all, so it protects nothing. */
-  | 'noReferences'
-  /** The digests use a method this checker does not know. */
-  | 'unknownCheckMethod'
-  | 'signedValueMissing'
-  | 'signedValueUnreadable'
+  referenceMissing: 'invalid',
   /** The signed value was made over another Signature.xml than the one in the package. */
-  | 'dataHashMismatch'
+  dataHashMismatch: 'invalid',
   /** The signature value does not match the signed data and the certificate's key. */
-  | 'signatureInvalid'
+  signatureInvalid: 'invalid',
+  /** The signature lists no parts at all, so it protects nothing. */
+  noReferences: 'invalid',
+  signedValueMissing: 'invalid',
+  signedValueUnreadable: 'invalid',
   /** A bare signature value: without the signer's certificate it cannot be checked. */
-  | 'noCertificate'
-  | 'unsupportedAlgorithm';
+  noCertificate: 'indeterminate',
+  unsupportedAlgorithm: 'indeterminate',
+  /** The digests use a method this checker does not know. */
+  unknownCheckMethod: 'indeterminate',
+  /** The digests use SHA-1, which no longer protects a document well enough. */
+  weakDigest: 'indeterminate',
+  /** The caller gave no trust anchors. */
+  noTrustAnchors: 'indeterminate',
+  /** No path from the signer's certificate to an anchor. */
+  issuerUnknown: 'indeterminate',
+  /** A link's signature fails, or an issuer on the way is not a CA. */
+  chainInvalid: 'indeterminate',
+  chainAlgorithmUnsupported: 'indeterminate',
+  signingTimeOutsideValidity: 'indeterminate',
+  /** A certificate of the chain has expired (or is not yet valid) now. */
+  certificateExpired: 'indeterminate',
+  noSigningTime: 'indeterminate',
+  /** The one reason of `valid`. */
+  signerConfirmed: 'valid',
+} as const satisfies Record<string, OfdVerdict>;
 
-const BREAKING: ReadonlySet<OfdProblem> = new Set([
-  'referenceChanged',
-  'referenceMissing',
-  'dataHashMismatch',
-  'signatureInvalid',
-]);
+export type OfdReason = keyof typeof OFD_FINDINGS;
+export type OfdProblem = Exclude<OfdReason, 'signerConfirmed'>;
 
-export interface OfdCertificateInfo {
-  subject: string;
-  issuer: string;
-  serialNumber: string;
-  notBefore?: string;
-  notAfter?: string;
+const ORDER = Object.keys(OFD_FINDINGS) as OfdReason[];
+
+export interface OfdVerifyOptions extends OfdTrust {
+  /** The time the chain is checked at (default: now). */
+  now?: Date;
 }
+
+export type { OfdCertificateInfo };
 
 export interface OfdSignatureCheck {
   id: string;
@@ -59,6 +86,9 @@ export interface OfdSignatureCheck {
   /** How the signed value is built: an electronic seal signature (v4 or v1), a bare value, or unknown. */
   format: 'sesV4' | 'sesV1' | 'bare' | 'unknown';
   verdict: OfdVerdict;
+  /** The catalogued reason of the verdict: the most decisive finding, or `signerConfirmed` when valid. */
+  reason: OfdReason;
+  /** Every finding, most decisive first; empty when valid. */
   problems: OfdProblem[];
   /**
    * Each covered part: unchanged, changed, missing, not checkable (unknown method), or the signature list
@@ -68,6 +98,14 @@ export interface OfdSignatureCheck {
   /** The signature algorithm's OID. */
   algorithm?: string;
   signer?: OfdCertificateInfo;
+  /**
+   * The signer's certificate against the trust anchors: trusted (a path to an anchor, every link checked),
+   * untrusted (no path), invalid (a broken or unsupported link), or not checked (the signature is broken,
+   * or carries no certificate).
+   */
+  chain: 'trusted' | 'untrusted' | 'invalid' | 'notChecked';
+  /** The signer first, up to the anchor when trusted. */
+  chainPath: OfdCertificateInfo[];
   /** The seal's name, from the seal inside the signed value. */
   sealName?: string;
   /** When the signed value says it was made. */
@@ -78,17 +116,13 @@ export interface OfdSignatureCheck {
 
 const OID = {
   sm3: '1.2.156.10197.1.401',
-  sm2WithSm3: '1.2.156.10197.1.501',
   sha1: '1.3.14.3.2.26',
   sha256: '2.16.840.1.101.3.4.2.1',
-  rsaWithSha256: '1.2.840.113549.1.1.11',
-  commonName: '2.5.4.3',
-  organization: '2.5.4.10',
 };
 
-type HashName = 'SM3' | 'SHA-256' | 'SHA-1';
+type DigestName = 'SM3' | 'SHA-256' | 'SHA-384' | 'SHA-512' | 'SHA-1';
 
-function hashNameOf(method: string | undefined): HashName | undefined {
+function hashNameOf(method: string | undefined): DigestName | undefined {
   const m = (method ?? 'SM3').trim().toUpperCase().replace(/[-_]/g, '');
   if (m === 'SM3' || m === OID.sm3) return 'SM3';
   if (m === 'SHA256' || m === OID.sha256) return 'SHA-256';
@@ -96,15 +130,20 @@ function hashNameOf(method: string | undefined): HashName | undefined {
   return undefined;
 }
 
-async function digest(name: HashName, data: Uint8Array): Promise<Uint8Array> {
+async function digest(name: DigestName, data: Uint8Array): Promise<Uint8Array> {
   if (name === 'SM3') return fromHex(smCrypto.sm3(data));
   return new Uint8Array(await globalThis.crypto.subtle.digest(name, data as Uint8Array<ArrayBuffer>));
 }
 
-export async function verifyOfdSignatures(doc: OfdPackageDocument): Promise<OfdSignatureCheck[]> {
+export async function verifyOfdSignatures(
+  doc: OfdPackageDocument,
+  options: OfdVerifyOptions = {},
+): Promise<OfdSignatureCheck[]> {
+  const pool = makePool(options);
+  const now = options.now ?? new Date();
   const out: OfdSignatureCheck[] = [];
   for (const [i, sig] of doc.signatures.entries())
-    out.push(await checkOne(doc, sig, i < doc.signatures.length - 1));
+    out.push(await checkOne(doc, sig, i < doc.signatures.length - 1, pool, now));
   return out;
 }
 
@@ -112,21 +151,28 @@ async function checkOne(
   doc: OfdPackageDocument,
   sig: OfdSignatureInfo,
   hasLaterSignatures: boolean,
+  pool: CertificatePool,
+  now: Date,
 ): Promise<OfdSignatureCheck> {
   const problems = new Set<OfdProblem>();
   const check: OfdSignatureCheck = {
     id: sig.id,
     type: sig.type,
     format: 'unknown',
-    verdict: 'unverifiable',
+    verdict: 'indeterminate',
+    reason: 'signedValueUnreadable',
     problems: [],
     references: [],
+    chain: 'notChecked',
+    chainPath: [],
   };
 
   // 1. The parts the signature covers.
   const hashName = hashNameOf(sig.references.checkMethod);
   if (sig.references.items.length === 0) problems.add('noReferences');
   if (!hashName && sig.references.items.length) problems.add('unknownCheckMethod');
+  // SHA-1 digests are checked (a change still shows) but no longer protect a document well enough.
+  if (hashName === 'SHA-1' && sig.references.items.length) problems.add('weakDigest');
   for (const ref of sig.references.items) {
     const bytes = doc.pkg.tryGet(ref.file);
     if (!bytes) {
@@ -146,28 +192,48 @@ async function checkOne(
   // 2 and 3. The signed value.
   const value = sig.files.signedValue ? doc.pkg.tryGet(sig.files.signedValue) : undefined;
   const signatureXml = doc.pkg.tryGet(sig.files.signature);
+  let signer: ParsedCertificate | undefined;
   if (!value || !signatureXml) problems.add('signedValueMissing');
-  else await checkSignedValue(value, signatureXml, check, problems);
+  else signer = await checkSignedValue(value, signatureXml, check, problems);
 
-  check.problems = [...problems];
-  check.verdict = check.problems.some((p) => BREAKING.has(p))
-    ? 'invalid'
-    : check.problems.length
-      ? 'unverifiable'
-      : 'valid';
+  // 4. The signer, once nothing is broken.
+  const broken = [...problems].some((p) => OFD_FINDINGS[p] === 'invalid');
+  if (signer && !broken) await checkSigner(signer, check, problems, pool, now);
+
+  check.problems = ORDER.filter((r): r is OfdProblem => problems.has(r as OfdProblem));
+  check.reason = check.problems[0] ?? 'signerConfirmed';
+  check.verdict = OFD_FINDINGS[check.reason];
   return check;
 }
 
+async function checkSigner(
+  signer: ParsedCertificate,
+  check: OfdSignatureCheck,
+  problems: Set<OfdProblem>,
+  pool: CertificatePool,
+  now: Date,
+): Promise<void> {
+  const chain = await buildChain(signer, pool);
+  check.chain = chain.status;
+  check.chainPath = chain.path.map((c) => c.info);
+  if (chain.finding) problems.add(chain.finding);
+  const signedAt = check.signedAt ? new Date(check.signedAt) : undefined;
+  if (!signedAt) problems.add('noSigningTime');
+  else if (validAt(signer, signedAt) !== true) problems.add('signingTimeOutsideValidity');
+  if (chain.path.some((c) => validAt(c, now) !== true)) problems.add('certificateExpired');
+}
+
+/** Checks the signed value; answers the signer's certificate when the value carries a readable one. */
 async function checkSignedValue(
   value: Uint8Array,
   signatureXml: Uint8Array,
   check: OfdSignatureCheck,
   problems: Set<OfdProblem>,
-): Promise<void> {
+): Promise<ParsedCertificate | undefined> {
   const parsed = asn1js.fromBER(value);
   if (parsed.offset === -1 || !(parsed.result instanceof asn1js.Sequence)) {
     problems.add('signedValueUnreadable');
-    return;
+    return undefined;
   }
   const items = parsed.result.valueBlock.value;
   let toSign: asn1js.Sequence, certDer: Uint8Array, algorithm: string, signature: Uint8Array;
@@ -175,7 +241,7 @@ async function checkSignedValue(
     // r and s alone (some writers' "Sign" type): nothing says whose key made them.
     check.format = 'bare';
     problems.add('noCertificate');
-    return;
+    return undefined;
   }
   if (
     items.length >= 4 &&
@@ -201,7 +267,7 @@ async function checkSignedValue(
     const alg = tbs[6];
     if (!(cert instanceof asn1js.OctetString) || !(alg instanceof asn1js.ObjectIdentifier)) {
       problems.add('signedValueUnreadable');
-      return;
+      return undefined;
     }
     check.format = 'sesV1';
     toSign = items[0];
@@ -210,7 +276,7 @@ async function checkSignedValue(
     signature = bits(items[1]);
   } else {
     problems.add('signedValueUnreadable');
-    return;
+    return undefined;
   }
   check.algorithm = algorithm;
 
@@ -220,102 +286,28 @@ async function checkSignedValue(
   check.signedAt = timeOf(tbs[2]);
   const dataHash = tbs[3] instanceof asn1js.BitString ? bits(tbs[3]) : undefined;
 
-  const cert = readCertificate(certDer);
+  const cert = parseCertificate(certDer);
   if (!cert) {
     problems.add('signedValueUnreadable');
-    return;
+    return undefined;
   }
   check.signer = cert.info;
-  if (check.signedAt && cert.info.notBefore && cert.info.notAfter)
-    check.certificateValidAtSigning =
-      check.signedAt >= cert.info.notBefore && check.signedAt <= cert.info.notAfter;
+  check.certificateValidAtSigning = validAt(cert, check.signedAt ? new Date(check.signedAt) : undefined);
 
-  const signedBytes = new Uint8Array(toSign.toBER());
-  if (algorithm === OID.sm2WithSm3) {
-    if (!dataHash || !equal(dataHash, await digest('SM3', signatureXml))) problems.add('dataHashMismatch');
-    if (!sm2Verify(signedBytes, signature, cert.publicKey)) problems.add('signatureInvalid');
-  } else if (algorithm === OID.rsaWithSha256) {
-    if (!dataHash || !equal(dataHash, await digest('SHA-256', signatureXml)))
-      problems.add('dataHashMismatch');
-    if (!(await rsaVerify(signedBytes, signature, cert.spki))) problems.add('signatureInvalid');
-  } else {
+  const hash = hashOfAlgorithm(algorithm);
+  if (!hash || !isSupportedAlgorithm(algorithm)) {
     problems.add('unsupportedAlgorithm');
+    return cert;
   }
-}
-
-function sm2Verify(data: Uint8Array, signature: Uint8Array, publicKey: Uint8Array): boolean {
-  if (publicKey.length !== 65 || publicKey[0] !== 4) return false;
-  try {
-    // A DER SEQUENCE { r, s }, or r‖s as 64 bytes, as some writers store it.
-    const der = !(signature.length === 64 && signature[0] !== 0x30);
-    return smCrypto.sm2.doVerifySignature(Array.from(data), toHex(signature), toHex(publicKey), {
-      der,
-      hash: true,
-    });
-  } catch {
-    return false;
-  }
-}
-
-async function rsaVerify(data: Uint8Array, signature: Uint8Array, spki: Uint8Array): Promise<boolean> {
-  try {
-    const key = await globalThis.crypto.subtle.importKey(
-      'spki',
-      spki as Uint8Array<ArrayBuffer>,
-      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
-      false,
-      ['verify'],
-    );
-    return await globalThis.crypto.subtle.verify(
-      'RSASSA-PKCS1-v1_5',
-      key,
-      signature as Uint8Array<ArrayBuffer>,
-      data as Uint8Array<ArrayBuffer>,
-    );
-  } catch {
-    return false;
-  }
-}
-
-/** An X.509 certificate's names, validity and key, read with a schema-free walk of its DER. */
-function readCertificate(
-  der: Uint8Array,
-): { info: OfdCertificateInfo; publicKey: Uint8Array; spki: Uint8Array } | undefined {
-  const parsed = asn1js.fromBER(der);
-  if (parsed.offset === -1 || !(parsed.result instanceof asn1js.Sequence)) return undefined;
-  const tbs = parsed.result.valueBlock.value[0];
-  if (!(tbs instanceof asn1js.Sequence)) return undefined;
-  const fields = tbs.valueBlock.value.filter((f) => f.idBlock.tagClass === 1);
-  // serial, signature, issuer, validity, subject, subjectPublicKeyInfo
-  const [serial, , issuer, validity, subject, spki] = fields;
-  if (!(serial instanceof asn1js.Integer) || !(spki instanceof asn1js.Sequence)) return undefined;
-  const key = spki.valueBlock.value[1];
-  if (!(key instanceof asn1js.BitString)) return undefined;
-  const times = validity instanceof asn1js.Sequence ? validity.valueBlock.value : [];
-  return {
-    info: {
-      subject: nameOf(subject),
-      issuer: nameOf(issuer),
-      serialNumber: toHex(new Uint8Array(serial.valueBlock.valueHexView)),
-      notBefore: timeOf(times[0]),
-      notAfter: timeOf(times[1]),
-    },
-    publicKey: bits(key),
-    spki: new Uint8Array(spki.toBER()),
-  };
-}
-
-/** A distinguished name's common name, or its organisation, or all its values joined. */
-function nameOf(name: asn1js.AsnType | undefined): string {
-  const pairs: [string, string][] = [];
-  if (name instanceof asn1js.Sequence)
-    for (const rdn of name.valueBlock.value)
-      for (const atv of (rdn as asn1js.Set).valueBlock.value ?? []) {
-        const [oid, v] = (atv as asn1js.Sequence).valueBlock.value ?? [];
-        if (oid instanceof asn1js.ObjectIdentifier && v) pairs.push([oid.valueBlock.toString(), textOf(v)]);
-      }
-  const pick = (oid: string) => pairs.find(([o]) => o === oid)?.[1];
-  return pick(OID.commonName) ?? pick(OID.organization) ?? pairs.map(([, v]) => v).join(', ');
+  if (!dataHash || !equal(dataHash, await digest(hash, signatureXml))) problems.add('dataHashMismatch');
+  // The signature covers toSign as it was encoded, not as a re-encoding would write it.
+  const signedBytes = new Uint8Array(
+    (toSign as unknown as { valueBeforeDecodeView: Uint8Array }).valueBeforeDecodeView,
+  );
+  const ok = await checkSignature(algorithm, signedBytes, signature, cert);
+  if (ok === 'unsupported') problems.add('unsupportedAlgorithm');
+  else if (!ok) problems.add('signatureInvalid');
+  return cert;
 }
 
 /**

@@ -13,3 +13,4 @@ export * from './ukeys';
 export * from './seal-image';
 export * from './signing';
 export * from './evidence';
+export * from './trust-anchors';

@@ -22,6 +22,7 @@ import { PDF_ENCRYPTION_ENTRIES } from './entries/pdf-encryption';
 import { EVIDENCE_ENTRIES } from './entries/evidence';
 import { ACCESS_ENTRIES } from './entries/access';
 import { WORK_LIMITS_ENTRIES } from './entries/work-limits';
+import { TRUST_ANCHORS_ENTRIES } from './entries/trust-anchors';
 
 /** How the client reacts to a code (spec section 8). */
 export type ClientHandling =
@@ -57,6 +58,7 @@ const entries = [
   ...EVIDENCE_ENTRIES,
   ...ACCESS_ENTRIES,
   ...WORK_LIMITS_ENTRIES,
+  ...TRUST_ANCHORS_ENTRIES,
   // success codes of section 8
   { code: 0, http: 200, key: 'ok', handling: 'success', zh: '成功', en: 'Success' },
   { code: 100, http: 200, key: 'ok.accepted', handling: 'success', zh: '成功', en: 'Success' },

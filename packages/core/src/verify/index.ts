@@ -1,1 +1,2 @@
 export * from './reasons';
+export * from './ofd-reasons';

@@ -13,6 +13,7 @@ import * as m0011 from './0011-signing';
 import * as m0012 from './0012-verify-reports';
 import * as m0013 from './0013-evidence-openings';
 import * as m0014 from './0014-login-throttle';
+import * as m0015 from './0015-trust-anchors';
 import * as m0016 from './0016-reserved-role-points';
 
 /** Versioned migrations, applied in key order. Never edit one that has shipped; add the next. */
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0012-verify-reports': m0012,
   '0013-evidence-openings': m0013,
   '0014-login-throttle': m0014,
+  '0015-trust-anchors': m0015,
   '0016-reserved-role-points': m0016,
 };

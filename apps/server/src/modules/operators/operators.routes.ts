@@ -11,10 +11,14 @@ import { recordAudit } from '../audit/audit.repository';
 import { z } from 'zod';
 import { materialReviewAccess, REVIEW_ACCESS } from './material-access';
 import { createReviewService, type ReviewQueues } from './review-queues';
+import type { TrustAnchorsService } from '../pki/trust-anchors.service';
+import { registerTrustAnchorRoutes } from './trust-anchors.routes';
 
 export type OperatorsRoutesOptions = Pick<ModuleDeps, 'appConfig' | 'files' | 'loginThrottle'> & {
   /** The real-name and members services' queue functions; without them the queue routes answer 13007. */
   reviewQueues?: ReviewQueues | undefined;
+  /** Operator-managed trust anchors (the pki module); without it the console has no anchor routes. */
+  trustAnchors?: TrustAnchorsService | undefined;
 };
 
 /** The operator console API (the regulator's side), under /manage/api/v1. */
@@ -214,5 +218,7 @@ export default async function operatorsRoutes(
           req.lang,
         ),
     );
+
+    if (deps.trustAnchors) registerTrustAnchorRoutes(scope, deps.trustAnchors);
   });
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AppError } from '@openseal/core';
 import { ocspErrorResponse } from '@openseal/pki';
 import type { PkiService } from './pki.service';
+import { trustAnchorBundle } from './trust-anchors.service';
 
 const BINARY_LIMIT = 64 * 1024;
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
@@ -64,6 +65,24 @@ export default async function pkiRoutes(app: FastifyInstance, opts: { pki: PkiSe
         .header('cache-control', 'public, max-age=86400')
         .send(Buffer.from(der));
     },
+  );
+
+  r.get(
+    '/pki/trust-anchors',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary:
+          'Every trust anchor the verifier uses now, as a PEM bundle: the platform root, TRUST_LIST and the operator-added roots of other platforms',
+      },
+    },
+    async (_req, reply) =>
+      reply
+        .header('content-type', 'application/x-pem-file')
+        // Operator changes reach every instance within 5 s; a browser may keep the bundle as briefly.
+        .header('cache-control', 'public, max-age=5')
+        .send(await trustAnchorBundle(pki)),
   );
 
   r.get(

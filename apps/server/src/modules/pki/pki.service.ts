@@ -31,12 +31,15 @@ import {
 } from '@openseal/pki';
 import * as repo from './pki.repository';
 import type { AuthorityName, AuthorityRow, CertificateRow } from './pki.repository';
+import { listEnabledAnchorDers } from './trust-anchors.repository';
 
 const DAY = 86_400_000;
 /** Renewal opens this long before expiry (spec section 9). */
 export const RENEWAL_WINDOW_DAYS = 30;
 const CRL_LIFETIME_MS = DAY;
 const CRL_CACHE_MS = 60_000;
+/** Operator-added anchors are read again after this long, so instances agree within it (as the config cache). */
+export const TRUST_ANCHOR_CACHE_MS = 5_000;
 
 export type EndEntityProfile = Extract<CertificateProfile, 'org-seal' | 'person-seal' | 'person'>;
 
@@ -106,6 +109,7 @@ export function createPkiService(deps: {
   const authorities = new Map<AuthorityName, Authority>();
   let evidenceKey: KeyHandle | undefined;
   const crlCache = new Map<string, { at: number; der: Uint8Array }>();
+  let operatorAnchors: { at: number; ders: Promise<Uint8Array[]> } | null = null;
 
   function authority(name: Exclude<AuthorityName, 'evidence'>): Authority {
     const a = authorities.get(name);
@@ -177,11 +181,42 @@ export function createPkiService(deps: {
     }
   }
 
-  function trustStore(): TrustStore {
+  /** The anchors trusted without an operator: the platform root, then TRUST_LIST's. */
+  function builtInAnchors(): Array<{ source: 'platform' | 'trustList'; der: Uint8Array }> {
+    return [
+      { source: 'platform' as const, der: authority('root').certificate },
+      ...(deps.extraAnchors ?? []).map((der) => ({ source: 'trustList' as const, der })),
+    ];
+  }
+
+  /** Enabled operator-added anchors, read at most every TRUST_ANCHOR_CACHE_MS. */
+  function enabledOperatorAnchors(): Promise<Uint8Array[]> {
+    const now = Date.now();
+    if (!operatorAnchors || now - operatorAnchors.at >= TRUST_ANCHOR_CACHE_MS) {
+      const ders = listEnabledAnchorDers(db);
+      operatorAnchors = { at: now, ders };
+      // A failed read is not kept: the next caller asks the database again.
+      ders.catch(() => {
+        if (operatorAnchors?.ders === ders) operatorAnchors = null;
+      });
+    }
+    return operatorAnchors.ders;
+  }
+
+  /**
+   * What the verifier trusts: the platform root, TRUST_LIST and the enabled operator-added anchors (other
+   * platforms' roots), with the issuing CA as an intermediate.
+   */
+  async function trustStore(): Promise<TrustStore> {
     return {
-      anchors: [authority('root').certificate, ...(deps.extraAnchors ?? [])],
+      anchors: [...builtInAnchors().map((a) => a.der), ...(await enabledOperatorAnchors())],
       intermediates: [authority('issuing').certificate],
     };
+  }
+
+  /** After an anchor changes here; other instances see the change within TRUST_ANCHOR_CACHE_MS. */
+  function invalidateTrustStore(): void {
+    operatorAnchors = null;
   }
 
   async function issue(tx: Db, input: IssueInput): Promise<IssuedSealCertificate> {
@@ -448,6 +483,8 @@ export function createPkiService(deps: {
     start,
     urls,
     trustStore,
+    builtInAnchors,
+    invalidateTrustStore,
     caCertificate,
     issue,
     renew,

@@ -55,7 +55,7 @@ export function createVerifyService(deps: {
     try {
       // In a worker: a crafted file costs that worker its deadline, never the main thread.
       report = await deps.work.verifyPdf(input.bytes, {
-        trust: deps.pki.trustStore(),
+        trust: await deps.pki.trustStore(),
         checkRevocation: deps.pki.checkRevocation,
         limits: VERIFY_LIMITS,
       });

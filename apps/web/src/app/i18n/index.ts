@@ -12,6 +12,7 @@ import * as verifyMessages from '../../features/verify/i18n';
 import * as pdfViewerMessages from '../../components/pdf-viewer/messages';
 import * as ofdViewerMessages from '../../components/ofd-viewer/messages';
 import * as signMessages from '../../features/sign/i18n';
+import * as manageMessages from '../../features/manage/i18n';
 
 /** Features that keep their messages in their own `i18n.ts`. */
 const FEATURE_MESSAGES = [
@@ -23,6 +24,7 @@ const FEATURE_MESSAGES = [
   verifyMessages,
   pdfViewerMessages,
   ofdViewerMessages,
+  manageMessages,
 ];
 
 /** i18next set-up: zh-CN by default, English available; titles of routes live in the `route` namespace. */

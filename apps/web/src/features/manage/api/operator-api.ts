@@ -15,6 +15,10 @@ export type AuditLogEntry = z.output<typeof contracts.auditLogEntry>;
 export type ReviewQueuePage = z.output<typeof contracts.reviewQueuePage>;
 export type ReviewQueueName = z.output<typeof contracts.reviewQueueName>;
 export type ReviewQueueStatus = z.output<typeof contracts.reviewQueueStatus>;
+export type TrustAnchor = z.output<typeof contracts.trustAnchor>;
+export type TrustAnchorList = z.output<typeof contracts.trustAnchorList>;
+export type TrustAnchorAddRequest = z.input<typeof contracts.trustAnchorAddRequest>;
+export type TrustAnchorAction = 'disable' | 'enable' | 'remove';
 
 export class OperatorApiError extends Error {
   /** The envelope code; null when no envelope arrived. */
@@ -104,4 +108,17 @@ export function listAuditLogs(query: Record<string, string | number>): Promise<A
 /** A five-minute address of an applicant's material; the server records that the operator opened it. */
 export function materialUrl(fileKey: string): Promise<{ url: string; expiresAt: string }> {
   return call('GET', `/materials/${encodeURIComponent(fileKey)}/url`);
+}
+
+/** The trust anchors the verifier uses: the operator-added ones (current) and the built-in ones. */
+export function listTrustAnchors(): Promise<TrustAnchorList> {
+  return call('GET', '/trust-anchors', { query: { status: 'current' } });
+}
+
+export function addTrustAnchor(body: TrustAnchorAddRequest): Promise<TrustAnchor> {
+  return call('POST', '/trust-anchors', { body });
+}
+
+export function changeTrustAnchor(anchorId: string, action: TrustAnchorAction): Promise<TrustAnchor> {
+  return call('POST', `/trust-anchors/${encodeURIComponent(anchorId)}/${action}`, { body: {} });
 }

@@ -1,11 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Layout, Space, Tabs, Typography } from 'antd';
+import { Button, Grid, Layout, Space, Tabs, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { operatorLogout, operatorMe } from '../api/operator-api';
 import { AuditLogViewer } from '../components/audit-log-viewer';
 import { ReviewQueue } from '../components/review-queue';
+import { TrustAnchorsPanel } from '../components/trust-anchors-panel';
 import { useOperatorFailure } from '../components/use-operator-failure';
 import {
   clearOperatorSession,
@@ -14,17 +15,19 @@ import {
   MANAGE_LOGIN_PATH,
 } from '../model/operator-session';
 
-const TABS = ['realname', 'authority', 'sealApply', 'sealChange', 'audit'] as const;
+const TABS = ['realname', 'authority', 'sealApply', 'sealChange', 'trustAnchors', 'audit'] as const;
 type TabKey = (typeof TABS)[number];
 
 /** The operator console: its own header (operator, logout), the review queues (real name, authority, seal
- * applications, seal changes) and the audit log. */
+ * applications, seal changes), the trust anchors and the audit log. */
 export function ManageConsolePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const client = useQueryClient();
   const fail = useOperatorFailure();
   const [params, setParams] = useSearchParams();
+  // A phone keeps the width for the content: narrower margins below the md breakpoint.
+  const narrow = !Grid.useBreakpoint().md;
   const [hasToken] = useState(() => getOperatorToken() !== null);
   const tab: TabKey = TABS.find((k) => k === params.get('tab')) ?? 'realname';
 
@@ -63,7 +66,7 @@ export function ManageConsolePage() {
           alignItems: 'center',
           justifyContent: 'space-between',
           background: '#1f2a3d',
-          padding: '0 24px',
+          padding: narrow ? '0 12px' : '0 24px',
         }}
       >
         <Typography.Title level={4} style={{ color: '#fff', margin: 0 }}>
@@ -78,8 +81,10 @@ export function ManageConsolePage() {
           </Button>
         </Space>
       </Layout.Header>
-      <Layout.Content style={{ padding: 24 }}>
-        <div style={{ background: '#fff', padding: '8px 24px 24px', borderRadius: 4 }}>
+      <Layout.Content style={{ padding: narrow ? 8 : 24 }}>
+        <div
+          style={{ background: '#fff', padding: narrow ? '4px 12px 12px' : '8px 24px 24px', borderRadius: 4 }}
+        >
           <Tabs
             activeKey={tab}
             onChange={(k) => setParams({ tab: k }, { replace: true })}
@@ -104,6 +109,11 @@ export function ManageConsolePage() {
                 key: 'sealChange',
                 label: <span data-testid="manage-tab-sealChange">{t('manage.tabSealChange')}</span>,
                 children: <ReviewQueue queue="sealChange" />,
+              },
+              {
+                key: 'trustAnchors',
+                label: <span data-testid="manage-tab-trustAnchors">{t('trustAnchors.tab')}</span>,
+                children: <TrustAnchorsPanel />,
               },
               {
                 key: 'audit',
