@@ -88,7 +88,7 @@ describe('the verification report PDF', () => {
       '(400, 100) – (520, 220) pt',
       '证据日志叶子序号',
       'openseal evidence verify proof.json',
-      '/v1/evidence/proof/42',
+      '/evidence/42/bundle',
       'vr_AAAAAAAAAAAAAAAAAAAAAA',
     ])
       expect(text).toContain(s);
