@@ -28,7 +28,7 @@ import {
   type EvidenceEntry,
   type ProofBundleV2,
 } from '@openseal/evidence';
-import { evidenceCommand } from '../../../packages/cli/src/evidence-command';
+import { evidenceCommand } from '../src/cli/evidence-command';
 import { recordAudit } from '../src/modules/audit/audit.repository';
 import evidenceRoutes from '../src/modules/evidence/evidence.routes';
 import { createEvidenceService, type EvidenceService } from '../src/modules/evidence/evidence.service';

@@ -12,7 +12,7 @@ import { DIALECTS, mobile, startTestApp, type TestApp } from './harness';
 import { sealFixtures, type OrgFixture } from './seals-fixtures';
 import { buildOfd, page as ofdPage } from '../../../packages/ofd/src/test-ofd';
 
-const CLI = fileURLToPath(new URL('../../../packages/cli/bin/openseal.mjs', import.meta.url));
+const CLI = fileURLToPath(new URL('../bin/openseal.mjs', import.meta.url));
 const has = (tool: string) => spawnSync(tool, ['-v'], { stdio: 'ignore' }).error === undefined;
 const referees = has('pdfsig') && has('qpdf');
 if (!referees)

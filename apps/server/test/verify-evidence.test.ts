@@ -11,7 +11,7 @@ import {
   verifyTreeHead,
   type ProofBundleV2,
 } from '@openseal/evidence';
-import { evidenceCommand } from '../../../packages/cli/src/evidence-command';
+import { evidenceCommand } from '../src/cli/evidence-command';
 import { createDbLogStore } from '../src/modules/evidence/evidence.repository';
 import { createPdfSigning } from '../src/modules/signing/pdf-signing';
 import { expectNoneIn } from './evidence-privacy';

@@ -1,6 +1,8 @@
 /**
  * `openseal` command line: start, migrate, seed, sign, verify, evidence verify, version.
  * Exit codes: 0 done, 1 failed (or, for verify, not valid), 2 unusable input.
+ * Part of the server app: each command imports the server code it needs only when it runs (`start`
+ * listens as soon as the server module is imported), so `help` answers without loading the server.
  */
 import { migrateToLatest, openDatabase } from '@openseal/db';
 import { join } from 'node:path';
@@ -26,11 +28,11 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'start': {
       // The server module listens as soon as it is imported.
-      await import('../../../apps/server/src/server');
+      await import('../server');
       return 0;
     }
     case 'migrate': {
-      const { loadConfig } = await import('../../../apps/server/src/config');
+      const { loadConfig } = await import('../config');
       const config = loadConfig(process.env);
       const handle = await openDatabase({
         databaseUrl: config.databaseUrl,
@@ -49,9 +51,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'seed': {
       // Building the app migrates and seeds; closing it leaves the data in place.
-      const { loadConfig } = await import('../../../apps/server/src/config');
-      const { buildApp } = await import('../../../apps/server/src/app');
-      const { seedDemoSeals } = await import('../../../apps/server/src/seed/demo-seals');
+      const { loadConfig } = await import('../config');
+      const { buildApp } = await import('../app');
+      const { seedDemoSeals } = await import('../seed/demo-seals');
       const config = { ...loadConfig(process.env), logLevel: 'warn' as const };
       const app = await buildApp({ config });
       try {
@@ -78,7 +80,7 @@ export async function main(argv: string[]): Promise<number> {
       return evidenceCommand(argv.slice(1), processIo);
     }
     case 'version': {
-      const { VERSION } = await import('../../../apps/server/src/app');
+      const { VERSION } = await import('../app');
       process.stdout.write(`${VERSION}\n`);
       return 0;
     }

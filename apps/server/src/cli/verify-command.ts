@@ -50,7 +50,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
 
   const { fromPem } = await import('@openseal/pki');
   const { openFileSource, verifyPdf, summarizeForCli, PdfError } = await import('@openseal/pdf');
-  const { loadConfig } = await import('../../../apps/server/src/config');
+  const { loadConfig } = await import('../config');
 
   const anchors: Uint8Array[] = [];
   const intermediates: Uint8Array[] = [];
@@ -68,8 +68,8 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   if (config.pki.trustList) anchors.push(...fromPem(readFileSync(config.pki.trustList, 'utf8')));
 
   // The platform's own anchors and revocation answers, when this machine holds the platform's data.
-  // The CLI reaches the server's code only through dynamic imports (packages never import apps statically).
-  const { openLocalPlatform } = await import('../../../apps/server/src/local-platform');
+  // Loaded on demand like the PDF and PKI code: a usage error or `--help` answers without loading them.
+  const { openLocalPlatform } = await import('../local-platform');
   let platform: Awaited<ReturnType<typeof openLocalPlatform>> | undefined;
   let checkRevocation;
   const hasLocalData = config.databaseUrl || existsSync(join(config.dataDir, 'pglite'));

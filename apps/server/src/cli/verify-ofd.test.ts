@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPem } from '@openseal/pki';
-import { buildOfd, RED_PIXEL, testCa, testSigner, withPart } from '../../ofd/src/test-ofd';
+import { buildOfd, RED_PIXEL, testCa, testSigner, withPart } from '../../../../packages/ofd/src/test-ofd';
 import { verifyCommand } from './verify-command';
 
 const dir = mkdtempSync(join(tmpdir(), 'openseal-cli-ofd-'));

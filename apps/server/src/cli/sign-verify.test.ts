@@ -19,8 +19,8 @@ import { openDatabase, type Db } from '@openseal/db';
 import { checkProofBundle } from '@openseal/evidence';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '../bin/openseal.mjs');
-const CORPUS = join(here, '../../../../shared/corpus/unsigned');
+const BIN = join(here, '../../bin/openseal.mjs');
+const CORPUS = join(here, '../../../../../shared/corpus/unsigned');
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const hasCorpus = (() => {
   try {

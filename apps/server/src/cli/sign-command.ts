@@ -85,11 +85,10 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
     return usage(io, (err as Error).message);
   }
 
-  const { openLocalPlatform } = await import('../../../apps/server/src/local-platform');
-  const { localSeal } = await import('../../../apps/server/src/modules/signing/local-seal');
-  const { recordAudit } = await import('../../../apps/server/src/modules/audit/audit.repository');
-  const { createPdfSigning, pdfErrorToAppError } =
-    await import('../../../apps/server/src/modules/signing/pdf-signing');
+  const { openLocalPlatform } = await import('../local-platform');
+  const { localSeal } = await import('../modules/signing/local-seal');
+  const { recordAudit } = await import('../modules/audit/audit.repository');
+  const { createPdfSigning, pdfErrorToAppError } = await import('../modules/signing/pdf-signing');
   const { checkSigningAllowed, openFileSource, openPdf, PdfError } = await import('@openseal/pdf');
   const { AppError, messageFor } = await import('@openseal/core');
 
