@@ -130,6 +130,9 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     // A path whose escapes do not decode, or a parameter over the length bound, is refused by the router
     // before any hook runs; this answers it from the catalogue like every other error.
     frameworkErrors: answerFrameworkError,
+    // Opening the embedded database and applying migrations on a cold, busy machine was seen to take
+    // over Fastify's default 10 s; a start that slow is still a start, not a failure.
+    pluginTimeout: 120_000,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
