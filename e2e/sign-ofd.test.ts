@@ -205,7 +205,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
         await expect.poll(() => seals.getAttribute('data-verdict')).not.toBe('checking');
         return seals.getAttribute('data-verdict');
       };
-      await expect.poll(settled, { timeout: 60_000, intervals: [1_000, 2_000, 3_000] }).toBe('valid');
+      await expect.poll(settled, { timeout: 60_000, interval: 2_000 }).toBe('valid');
       expect(await seals.textContent()).toContain('签章有效');
       expect(await fresh.getByTestId('ofd-signature').getAttribute('data-reason')).toBe('signerConfirmed');
       await expect.poll(() => fresh.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
