@@ -1,4 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createPrivateKey, createPublicKey, sign as nodeSign } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IncrementalUpdate, openPdf, PdfDict, PdfName, PdfRef, PdfString, signPdf } from '@openseal/pdf';
+import { buildCadesDetached, type KeyHandle } from '@openseal/pki';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { madeSealByApi, markOrgRealNamed } from './seal-support';
@@ -164,4 +170,97 @@ export async function confirmWill(page: Page, base: string, mobile: string): Pro
   await expect.poll(() => page.getByTestId('will-sandbox').isVisible(), { timeout: 10_000 }).toBe(true);
   const code = await readSmsCode(base, mobile, since);
   await page.getByTestId('will-code').fill(code);
+}
+
+/**
+ * A forged seal, as the attacker of issue 13 made it: a self-signed certificate named like a company's
+ * contract seal, made with openssl, signing the PDF (a CAdES signature whose certificate chains to
+ * nothing this platform trusts, whatever its name says).
+ */
+export async function forgedSealPdf(
+  input: Uint8Array,
+  name = '杭州示例科技有限公司合同专用章',
+  org = '杭州示例科技有限公司',
+): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'openseal-forged-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '365', '-utf8'],
+        ...['-keyout', 'forged.key', '-out', 'forged.pem', '-subj', `/CN=${name}/O=${org}`],
+      ],
+      { cwd: dir, stdio: 'pipe' },
+    );
+    execFileSync('openssl', ['x509', '-in', 'forged.pem', '-outform', 'DER', '-out', 'forged.der'], {
+      cwd: dir,
+      stdio: 'pipe',
+    });
+    const certificate = new Uint8Array(await readFile(join(dir, 'forged.der')));
+    const privateKey = createPrivateKey(await readFile(join(dir, 'forged.key'), 'utf8'));
+    const key: KeyHandle = {
+      id: 'forged',
+      algorithm: 'RSA-2048',
+      publicKeySpki: new Uint8Array(createPublicKey(privateKey).export({ format: 'der', type: 'spki' })),
+      sign: async (data) => new Uint8Array(nodeSign('sha256', data, privateKey)),
+    };
+    const signed = await signPdf(input, {
+      sign: (digest) => buildCadesDetached({ digest, signer: { certificate, key } }),
+      signingTime: new Date(),
+      name,
+    });
+    return Buffer.from(signed.bytes!);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export const MALLORY = 'PAY 1,000,000 TO MALLORY';
+
+/**
+ * Appends to a signed PDF, in a new incremental update, a FreeText annotation on page 1 that shows
+ * `text` (its /Contents and an appearance that draws it), as an attacker's editor would after sealing.
+ */
+export function appendFreeText(bytes: Uint8Array, text = MALLORY): Buffer {
+  const doc = openPdf(bytes);
+  const up = new IncrementalUpdate(doc);
+  const page = doc.pages()[0]!;
+  const font = up.allocate();
+  up.set(
+    font,
+    new PdfDict([
+      ['Type', new PdfName('Font')],
+      ['Subtype', new PdfName('Type1')],
+      ['BaseFont', new PdfName('Helvetica')],
+    ]),
+  );
+  const ap = up.addStream(
+    new PdfDict([
+      ['Type', new PdfName('XObject')],
+      ['Subtype', new PdfName('Form')],
+      ['BBox', [0, 0, 300, 40]],
+      ['Resources', new PdfDict([['Font', new PdfDict([['Helv', font]])]])],
+    ]),
+    Uint8Array.from(Buffer.from(`BT /Helv 14 Tf 4 14 Td (${text}) Tj ET`, 'latin1')),
+  );
+  const annot = up.allocate();
+  up.set(
+    annot,
+    new PdfDict([
+      ['Type', new PdfName('Annot')],
+      ['Subtype', new PdfName('FreeText')],
+      ['Rect', [100, 400, 400, 440]],
+      ['F', 4],
+      ['P', page.ref],
+      ['AP', new PdfDict([['N', ap]])],
+      ['Contents', PdfString.fromText(text)],
+      ['DA', PdfString.fromLatin1('/Helv 14 Tf 0 g')],
+    ]),
+  );
+  const annots = page.dict.get('Annots');
+  const list = doc.resolve(annots);
+  const next = [...(Array.isArray(list) ? list : []), annot];
+  if (annots instanceof PdfRef) up.set(annots, next);
+  else up.set(page.ref, page.dict.clone().set('Annots', next));
+  return Buffer.concat([bytes, up.build()]);
 }

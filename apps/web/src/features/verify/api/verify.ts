@@ -1,6 +1,7 @@
 import { LIMITS } from '@openseal/core';
 import { useQuery } from '@tanstack/react-query';
 import { apiGet, apiUpload } from '../../../lib/api-client';
+import { checkEvidence, evidenceUrl, sha256, toHex, type VerifyEvidence } from '../model/evidence-check';
 import type { VerifyConfig, VerifyReport } from '../model/verify-report';
 
 /**
@@ -46,5 +47,41 @@ export function useVerifyReport(reportId: string | null, initial?: VerifyReport)
     initialData: initial && initial.reportId === reportId ? initial : undefined,
     staleTime: Infinity,
     retry: false,
+  });
+}
+
+export function fetchVerifyEvidence(reportId: string): Promise<VerifyEvidence> {
+  return apiGet<VerifyEvidence>(evidenceUrl(reportId), undefined, { silent: true, notLogin: true });
+}
+
+/**
+ * The evidence of a kept report, then its check in the browser (leaf hashes, openings, inclusion paths,
+ * the tree head's signature) against the file's SHA-256: the one the browser computed of the uploaded
+ * file when there is one, else the report's.
+ */
+export function useVerifyEvidence(reportId: string, fileSha256: string | undefined) {
+  const evidence = useQuery({
+    queryKey: [...VERIFY_KEY, 'evidence', reportId],
+    queryFn: () => fetchVerifyEvidence(reportId),
+    staleTime: 60_000,
+    retry: false,
+  });
+  const check = useQuery({
+    queryKey: [...VERIFY_KEY, 'evidence-check', reportId, fileSha256, evidence.data?.treeHead.rootHash],
+    queryFn: () => checkEvidence(evidence.data!, fileSha256!),
+    enabled: !!evidence.data && !!fileSha256,
+    staleTime: Infinity,
+    retry: false,
+  });
+  return { evidence, check };
+}
+
+/** SHA-256 of bytes in the browser, lowercase hex; `key` names the bytes (the report they were verified in). */
+export function useSha256(bytes: Uint8Array | null, key: string) {
+  return useQuery({
+    queryKey: [...VERIFY_KEY, 'sha256', key],
+    queryFn: async () => toHex(await sha256(bytes!)),
+    enabled: !!bytes,
+    staleTime: Infinity,
   });
 }

@@ -31,8 +31,9 @@ export function SignatureBoxes({
               style={box}
               data-testid={`signature-box-${item.no}`}
               data-tone={item.tone}
+              data-status={item.status}
               data-active={active || undefined}
-              title={`${t('verify.signatureNo', { no: item.no })} · ${signer} · ${t(`verify.tone.${item.tone}`)}`}
+              title={`${t('verify.signatureNo', { no: item.no })} · ${signer} · ${t(`verify.status.${item.status}`)}`}
               aria-label={`${t('verify.signatureNo', { no: item.no })} ${signer}`}
               onClick={() => onSelect(item.no)}
             >

@@ -1,24 +1,34 @@
-import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled } from '@ant-design/icons';
 import { Descriptions, Tag } from 'antd';
 import { forwardRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../model/format';
-import { commonName, signatureFacts, type NumberedSignature, type Tone } from '../model/verify-report';
+import {
+  commonName,
+  orderedFindings,
+  signatureFacts,
+  unconfirmedOf,
+  type NumberedSignature,
+  type Tone,
+} from '../model/verify-report';
+import { ChangeList, FindingList, TONE_ICONS } from './findings';
 
-const ICONS: Record<Tone, typeof CheckCircleFilled> = {
-  valid: CheckCircleFilled,
-  warning: ExclamationCircleFilled,
-  invalid: CloseCircleFilled,
-};
-const TAG_COLOR: Record<Tone, string> = { valid: 'success', warning: 'warning', invalid: 'error' };
+export const TAG_COLOR: Record<Tone, string> = { valid: 'success', warning: 'warning', invalid: 'error' };
 
 /** One signature's report: who, with which certificate, when, and each check with its outcome. */
 export const SignatureCard = forwardRef<
   HTMLDivElement,
-  { item: NumberedSignature; revisions: number; active: boolean; onSelect: () => void }
->(function SignatureCard({ item, revisions, active, onSelect }, ref) {
+  {
+    item: NumberedSignature;
+    revisions: number;
+    active?: boolean;
+    /** Selects the signature's box on the page; without it the card is not a control. */
+    onSelect?: () => void;
+  }
+>(function SignatureCard({ item, revisions, active = false, onSelect }, ref) {
   const { t } = useTranslation();
-  const { sig, no, tone } = item;
+  const { sig, no, tone, status } = item;
+  const unconfirmed = status === 'indeterminate' ? unconfirmedOf(sig) : null;
+  const issuer = commonName(sig.signerIssuer) ?? t('verify.none');
   const signer = sig.signer ?? commonName(sig.signerSubject) ?? sig.field;
   const none = t('verify.none');
   const revocation = `${t(`verify.fact.revocation.${sig.revocation.status}`)}${
@@ -77,15 +87,17 @@ export const SignatureCard = forwardRef<
   return (
     <div
       ref={ref}
-      role="button"
-      tabIndex={0}
-      className={`os-verify-card os-verify-tone--${tone}${active ? ' os-verify-card--active' : ''}`}
+      role={onSelect ? 'button' : undefined}
+      tabIndex={onSelect ? 0 : undefined}
+      className={`os-verify-card os-verify-tone--${tone}${active ? ' os-verify-card--active' : ''}${onSelect ? '' : ' os-verify-card--static'}`}
       data-testid={`signature-card-${no}`}
       data-tone={tone}
+      data-status={status}
+      data-field={sig.field}
       data-active={active || undefined}
       onClick={onSelect}
       onKeyDown={(e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
+        if (onSelect && e.target === e.currentTarget && (e.key === 'Enter' || e.key === ' ')) {
           e.preventDefault();
           onSelect();
         }
@@ -94,16 +106,29 @@ export const SignatureCard = forwardRef<
       <div className="os-verify-card__head">
         <span className="os-verify-no">{no}</span>
         <span className="os-verify-card__title">{signer}</span>
-        <Tag color={TAG_COLOR[tone]} style={{ marginInlineEnd: 0 }}>
-          {t(`verify.tone.${tone}`)}
+        <Tag color={TAG_COLOR[tone]} style={{ marginInlineEnd: 0 }} data-testid={`signature-status-${no}`}>
+          {t(`verify.status.${status}`)}
         </Tag>
       </div>
       <div style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)', marginBottom: 6 }}>
         {t('verify.signatureNo', { no })} · {t(`verify.kind.${sig.kind}`)}
       </div>
+      {unconfirmed?.signer ? (
+        <div className="os-verify-unconfirmed" data-testid={`signature-unconfirmed-${no}`}>
+          <strong>{t('verify.unconfirmed.signer')}</strong>
+          <span data-testid={`signature-issuer-${no}`}>{t('verify.unconfirmed.issuer', { issuer })}</span>
+          <span>{t('verify.unconfirmed.signerText')}</span>
+        </div>
+      ) : null}
+      {unconfirmed?.changes ? (
+        <div className="os-verify-unconfirmed" data-testid={`signature-added-${no}`}>
+          <strong>{t('verify.unconfirmed.changes')}</strong>
+          <span>{t('verify.unconfirmed.changesText')}</span>
+        </div>
+      ) : null}
       <ul className="os-verify-card__facts">
         {signatureFacts(sig).map((f) => {
-          const Icon = ICONS[f.tone];
+          const Icon = TONE_ICONS[f.tone];
           return (
             <li key={f.key} className={`os-verify-tone--${f.tone}`} data-fact={f.key}>
               <Icon style={{ color: 'var(--tone)' }} />
@@ -112,27 +137,16 @@ export const SignatureCard = forwardRef<
           );
         })}
       </ul>
-      {sig.changes.length > 0 ? (
-        <div style={{ fontSize: 12, marginBottom: 8 }}>
-          <strong>{t('verify.card.changes')}</strong>
-          <ul style={{ margin: '4px 0 0', paddingInlineStart: 18 }}>
-            {sig.changes.map((c, i) => (
-              <li key={i}>
-                {t(`verify.change.${c.kind}`)} (
-                {c.allowed ? t('verify.change.allowed') : t('verify.change.notAllowed')}) · {c.detail}
-              </li>
-            ))}
-          </ul>
+      {sig.findings.length > 0 ? (
+        <div className="os-verify-card__section">
+          <strong>{t('verify.card.findings')}</strong>
+          <FindingList findings={orderedFindings(sig)} testId={`signature-findings-${no}`} />
         </div>
       ) : null}
-      {sig.reasons.length > 0 ? (
-        <div style={{ fontSize: 12, marginBottom: 8, color: 'var(--os-verify-invalid)' }}>
-          <strong>{t('verify.card.reasons')}</strong>
-          <ul style={{ margin: '4px 0 0', paddingInlineStart: 18 }}>
-            {sig.reasons.map((r, i) => (
-              <li key={i}>{r}</li>
-            ))}
-          </ul>
+      {sig.changes.length > 0 ? (
+        <div className="os-verify-card__section">
+          <strong>{t('verify.card.changes', { count: sig.changes.length })}</strong>
+          <ChangeList changes={sig.changes} testId={`signature-changes-${no}`} />
         </div>
       ) : null}
       <Descriptions size="small" column={1} items={items} />

@@ -17,13 +17,13 @@ export function VerifyTopBar() {
     <div className="os-verify-topbar" data-testid="verify-top-bar">
       <Link to="/" className="os-verify-topbar__brand">
         {config.logo ? <img src={config.logo} alt="" /> : null}
-        <span>{config.systemName ?? t('app.defaultName')}</span>
-        <span style={{ fontWeight: 400, color: 'rgba(0,0,0,0.45)' }}>| {t('verify.brand')}</span>
+        <span className="os-verify-topbar__name">{config.systemName ?? t('app.defaultName')}</span>
+        <span className="os-verify-topbar__suffix">| {t('verify.brand')}</span>
       </Link>
-      <Space>
-        <Link to="/">
+      <Space size={4} className="os-verify-topbar__actions">
+        <Link to="/" aria-label={t('verify.home')}>
           <Button type="text" icon={<HomeOutlined />}>
-            {t('verify.home')}
+            <span className="os-verify-topbar__label">{t('verify.home')}</span>
           </Button>
         </Link>
         <Button

@@ -2,14 +2,19 @@ import { describe, expect, it } from 'vitest';
 import {
   checkFile,
   commonName,
+  describeChange,
   formatMb,
   hasVisibleBox,
   looksLikePdf,
   numberSignatures,
+  orderedFindings,
   resultPath,
   signatureFacts,
+  statusOf,
   summarise,
   toneOf,
+  unconfirmedOf,
+  verdictTitleKey,
   type SignatureReport,
 } from './verify-report';
 
@@ -70,6 +75,106 @@ describe('verification report model', () => {
     expect(toneOf(sig({ chain: 'untrusted' }))).toBe('warning');
   });
 
+  it('shows three verdicts: valid, indeterminate in amber, invalid; an untrusted certificate is never valid', () => {
+    expect(statusOf(sig())).toBe('valid');
+    expect(statusOf(sig({ verdict: 'invalid' }))).toBe('invalid');
+    const forged = sig({
+      signer: '杭州示例科技有限公司合同专用章',
+      signerIssuer: 'CN=杭州示例科技有限公司合同专用章, O=杭州示例科技有限公司',
+      chain: 'untrusted',
+      verdict: 'indeterminate',
+      subIndication: 'NO_CERTIFICATE_CHAIN_FOUND',
+      findings: [
+        { code: 'timestamp.none', severity: 'info' },
+        {
+          code: 'chain.selfSigned',
+          severity: 'indeterminate',
+          params: { subject: 'CN=杭州示例科技有限公司合同专用章, O=杭州示例科技有限公司' },
+        },
+      ],
+    });
+    expect([statusOf(forged), toneOf(forged)]).toEqual(['indeterminate', 'warning']);
+    expect(unconfirmedOf(forged)).toEqual({ signer: true, changes: false });
+    // Whatever a server says, a certificate outside the trust anchors is not drawn green.
+    expect(statusOf(sig({ chain: 'untrusted', verdict: 'valid' }))).toBe('indeterminate');
+    expect(orderedFindings(forged).map((f) => f.code)).toEqual(['chain.selfSigned', 'timestamp.none']);
+
+    const s = summarise({ verdict: 'indeterminate', signatures: [sig(), forged] });
+    expect(s).toMatchObject({ verdict: 'indeterminate', total: 2, valid: 1, indeterminate: 1, invalid: 0 });
+    expect(verdictTitleKey(s)).toBe('verdict.indeterminate');
+    // A server's "valid" over a signature that is not is read as the signature's verdict.
+    expect(summarise({ verdict: 'valid', signatures: [sig(), forged] }).verdict).toBe('indeterminate');
+    expect(summarise({ verdict: 'valid', signatures: [sig({ verdict: 'invalid' })] }).verdict).toBe(
+      'invalid',
+    );
+  });
+
+  it('never shows text added after the last signature as plain valid, and lists it with page and text', () => {
+    const mallory = {
+      revision: 2,
+      kind: 'annotation' as const,
+      action: 'added' as const,
+      allowed: true,
+      detail: 'FreeText annotation added on page 1',
+      page: 1,
+      subtype: 'FreeText',
+      text: 'PAY 1,000,000 TO MALLORY',
+      visible: true,
+    };
+    const added = sig({
+      modifiedAfter: 'allowed',
+      changes: [mallory],
+      verdict: 'indeterminate',
+      subIndication: 'UNCONFIRMED_MODIFICATION',
+      findings: [
+        {
+          code: 'changes.visibleAnnotation',
+          severity: 'indeterminate',
+          params: { page: 1, subtype: 'FreeText', text: mallory.text },
+        },
+      ],
+    });
+    expect(statusOf(added)).toBe('indeterminate');
+    expect(unconfirmedOf(added)).toEqual({ signer: false, changes: true });
+    expect(verdictTitleKey(summarise({ verdict: 'indeterminate', signatures: [added] }))).toBe(
+      'verdict.indeterminateChanges',
+    );
+    expect(signatureFacts(added)[1]).toEqual({ key: 'fact.modified.visible', tone: 'warning' });
+    // Even if a server called it valid, a visible addition keeps it from green.
+    expect(toneOf({ ...added, verdict: 'valid', findings: [] })).toBe('warning');
+    expect(describeChange(mallory)).toEqual({
+      key: 'annotationAdded',
+      params: { page: 1, subtype: 'FreeText' },
+      quote: 'PAY 1,000,000 TO MALLORY',
+    });
+    expect(describeChange({ ...mallory, action: 'removed', text: undefined })).toEqual({
+      key: 'annotation.removed',
+      params: { page: 1, subtype: 'FreeText' },
+    });
+    const base = { revision: 1, action: 'changed' as const, allowed: true, detail: '' };
+    expect(describeChange({ ...base, kind: 'form-fill', field: 'name', value: 'Alice' })).toEqual({
+      key: 'formFilled',
+      params: { field: 'name' },
+      quote: 'Alice',
+    });
+    expect(describeChange({ ...base, kind: 'form-fill', action: 'added', field: 'x', page: 2 }).key).toBe(
+      'fieldAdded',
+    );
+    expect(describeChange({ ...base, kind: 'signature', action: 'added', field: 'S2', page: 1 })).toEqual({
+      key: 'signatureOnPage',
+      params: { page: 1, field: 'S2' },
+    });
+    expect(describeChange({ ...base, kind: 'dss', action: 'added' }).key).toBe('dss');
+    expect(describeChange({ ...base, kind: 'other', object: 12 })).toEqual({
+      key: 'otherObject',
+      params: { object: 12 },
+    });
+    expect(describeChange({ ...base, kind: 'page-added', action: 'added', page: 3 })).toEqual({
+      key: 'page-added',
+      params: { page: 3 },
+    });
+  });
+
   it('numbers signatures in signing order, then by page and from the top of the page', () => {
     const list = [
       sig({ field: 'late', signedRevision: 3, page: 1 }),
@@ -101,7 +206,7 @@ describe('verification report model', () => {
         verdict: 'invalid',
         signatures: [sig(), sig({ verdict: 'invalid' }), sig({ chain: 'untrusted' })],
       }),
-    ).toEqual({ verdict: 'invalid', total: 3, valid: 2, invalid: 1, warnings: 1 });
+    ).toMatchObject({ verdict: 'invalid', total: 3, valid: 1, invalid: 1, indeterminate: 1, warnings: 0 });
     expect(summarise({ verdict: 'no-signatures', signatures: [] }).total).toBe(0);
   });
 
@@ -145,5 +250,45 @@ describe('verification report model', () => {
     expect(commonName('O=Only')).toBe('O=Only');
     expect(resultPath('vr_x', false)).toBe('/verifyContractResult?reportId=vr_x');
     expect(resultPath('vr_x', true)).toBe('/verifyContractResult/independence?reportId=vr_x');
+  });
+});
+
+describe('verification page words', () => {
+  it('has every change line, status and verdict title in both languages', async () => {
+    const { zhCN, en } = await import('../messages/verify');
+    const keys = (o: object, prefix = ''): string[] =>
+      Object.entries(o).flatMap(([k, v]) =>
+        typeof v === 'object' && v !== null ? keys(v as object, `${prefix}${k}.`) : [`${prefix}${k}`],
+      );
+    expect(keys(en)).toEqual(keys(zhCN));
+    const all = new Set(keys(zhCN));
+    for (const k of [
+      'annotationAdded',
+      'annotationImage',
+      'annotation.changed',
+      'annotation.removed',
+      'fieldAdded',
+      'formFilled',
+      'signature',
+      'signatureOnPage',
+      'dss',
+      'page-added',
+      'page-removed',
+      'content',
+      'catalog',
+      'otherObject',
+      'other',
+    ])
+      expect(all.has(`verify.changeLine.${k}`), k).toBe(true);
+    for (const s of ['valid', 'notes', 'indeterminate', 'invalid'])
+      expect(all.has(`verify.status.${s}`)).toBe(true);
+    for (const v of ['valid', 'invalid', 'indeterminate', 'indeterminateChanges', 'no-signatures']) {
+      expect(all.has(`verify.verdict.${v}`)).toBe(true);
+      expect(all.has(`verify.verdictText.${v}`)).toBe(true);
+    }
+    expect(zhCN.verify.verdict.indeterminate).toContain('签名人未经本平台确认');
+    expect(en.verify.verdict.indeterminate).toContain(
+      'Signer not confirmed by this platform'.replace('Signer', 'signer'),
+    );
   });
 });

@@ -10,8 +10,15 @@ export type VerifyReport = z.output<typeof contracts.pdfVerifyResponse>;
 export type SignatureReport = VerifyReport['signatures'][number];
 export type VerifyConfig = z.output<typeof contracts.verifyConfigResponse>;
 
-/** valid: verified and unchanged; warning: verified but with a caveat to read; invalid: fails. */
+/** valid: verified and unchanged; warning: not confirmed, or verified with a caveat to read; invalid: fails. */
 export type Tone = 'valid' | 'warning' | 'invalid';
+
+/**
+ * What a signature's card and box say: valid; valid with something to read (permitted changes other
+ * than later signatures, or a revocation the timestamp outlives); indeterminate (intact, but the signer
+ * or what was added after it cannot be confirmed); invalid.
+ */
+export type Status = 'valid' | 'notes' | 'indeterminate' | 'invalid';
 
 export interface NumberedSignature {
   /** 1-based, in signing order: the number on its box and its card. */
@@ -19,6 +26,7 @@ export interface NumberedSignature {
   /** Index in the report's list (the server's order), for stable keys. */
   index: number;
   sig: SignatureReport;
+  status: Status;
   tone: Tone;
   /** Drawn on the page: a page and a rectangle with an area. */
   visible: boolean;
@@ -36,19 +44,118 @@ export function onlyLaterSignatures(sig: SignatureReport): boolean {
   );
 }
 
-/** How a signature's "changed after signing" reads: none, only later signatures, other permitted changes, or not permitted. */
-export function modifiedKind(sig: SignatureReport): 'none' | 'signaturesOnly' | 'allowed' | 'disallowed' {
+/**
+ * How a signature's "changed after signing" reads: none, only later signatures, something a reader sees
+ * added (an annotation with text or an image; permitted by the signature or not, never a plain valid),
+ * other permitted changes, or not permitted.
+ */
+export function modifiedKind(
+  sig: SignatureReport,
+): 'none' | 'signaturesOnly' | 'visible' | 'allowed' | 'disallowed' {
   if (sig.modifiedAfter === 'allowed' && onlyLaterSignatures(sig)) return 'signaturesOnly';
+  if (
+    sig.modifiedAfter === 'allowed' &&
+    sig.changes.some((c) => c.kind !== 'signature' && c.kind !== 'dss' && isVisibleChange(c))
+  )
+    return 'visible';
   return sig.modifiedAfter;
 }
 
-/** The tone of a signature: invalid fails; a valid one with something to note is a warning. */
-export function toneOf(sig: SignatureReport): Tone {
+/**
+ * The status of a signature, from the server's verdict. A signature whose certificate does not chain to
+ * a trust anchor is never shown valid, whatever its names say (the server concludes the same; this only
+ * makes sure a page never draws it green).
+ */
+export function statusOf(sig: SignatureReport): Status {
   if (sig.verdict === 'invalid') return 'invalid';
+  if (sig.verdict === 'indeterminate' || sig.chain !== 'trusted') return 'indeterminate';
   const modified = modifiedKind(sig);
-  if (modified === 'allowed' || modified === 'disallowed') return 'warning';
-  if (sig.revocation.status !== 'good' || sig.chain !== 'trusted') return 'warning';
+  if (modified !== 'none' && modified !== 'signaturesOnly') return 'notes';
+  if (sig.revocation.status !== 'good') return 'notes';
   return 'valid';
+}
+
+export function toneOfStatus(status: Status): Tone {
+  return status === 'valid' ? 'valid' : status === 'invalid' ? 'invalid' : 'warning';
+}
+
+/** The tone (colour) of a signature: green only when valid without a caveat, red when invalid, amber otherwise. */
+export function toneOf(sig: SignatureReport): Tone {
+  return toneOfStatus(statusOf(sig));
+}
+
+/** Why a signature (or a document) is indeterminate: its signer is not confirmed, something was added after it, or both. */
+export interface Unconfirmed {
+  signer: boolean;
+  changes: boolean;
+}
+
+export function unconfirmedOf(sig: SignatureReport): Unconfirmed {
+  const decisive = sig.findings.filter((f) => f.severity === 'indeterminate');
+  return {
+    signer: sig.chain !== 'trusted' || decisive.some((f) => !f.code.startsWith('changes.')),
+    changes: decisive.some((f) => f.code.startsWith('changes.')),
+  };
+}
+
+const SEVERITY_ORDER = { invalid: 0, indeterminate: 1, info: 2 } as const;
+
+/** A signature's findings, the decisive ones first (invalid, then indeterminate), then the notes. */
+export function orderedFindings(sig: Pick<SignatureReport, 'findings'>): SignatureReport['findings'] {
+  return sig.findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => SEVERITY_ORDER[a.f.severity] - SEVERITY_ORDER[b.f.severity] || a.i - b.i)
+    .map(({ f }) => f);
+}
+
+export type SignatureChange = SignatureReport['changes'][number];
+
+/**
+ * One change after a signature as the page words it: an i18n key under `verify.changeLine.` with its
+ * parameters, and the text the change shows (an annotation's text, a field's value) to quote as it is.
+ */
+export function describeChange(c: SignatureChange): {
+  key: string;
+  params: Record<string, string | number>;
+  quote?: string;
+} {
+  const page = c.page ?? '?';
+  switch (c.kind) {
+    case 'annotation':
+      return {
+        key:
+          c.action === 'added' ? (c.image ? 'annotationImage' : 'annotationAdded') : `annotation.${c.action}`,
+        params: { page, subtype: c.subtype ?? '?' },
+        ...(c.text ? { quote: c.text } : {}),
+      };
+    case 'form-fill':
+      if (c.action === 'added') return { key: 'fieldAdded', params: { page, field: c.field ?? '?' } };
+      return {
+        key: 'formFilled',
+        params: { field: c.field ?? '?' },
+        ...(c.value !== undefined ? { quote: c.value } : {}),
+      };
+    case 'signature':
+      return { key: c.page ? 'signatureOnPage' : 'signature', params: { page, field: c.field ?? '?' } };
+    case 'dss':
+      return { key: 'dss', params: {} };
+    case 'page-added':
+    case 'page-removed':
+      return { key: c.kind, params: { page } };
+    case 'content':
+      return { key: 'content', params: { page } };
+    case 'catalog':
+      return { key: 'catalog', params: {} };
+    default:
+      return c.object !== undefined
+        ? { key: 'otherObject', params: { object: c.object } }
+        : { key: 'other', params: {} };
+  }
+}
+
+/** Something after the signature that a reader sees on a page: an annotation or field added or changed. */
+export function isVisibleChange(c: SignatureChange): boolean {
+  return c.visible === true || (c.kind === 'annotation' && (!!c.text || !!c.image));
 }
 
 /**
@@ -67,27 +174,51 @@ export function numberSignatures(sigs: readonly SignatureReport[]): NumberedSign
         top(a.sig) - top(b.sig) ||
         a.index - b.index,
     )
-    .map(({ sig, index }, i) => ({ no: i + 1, index, sig, tone: toneOf(sig), visible: hasVisibleBox(sig) }));
+    .map(({ sig, index }, i) => {
+      const status = statusOf(sig);
+      return { no: i + 1, index, sig, status, tone: toneOfStatus(status), visible: hasVisibleBox(sig) };
+    });
 }
 
 export interface ReportSummary {
+  /** The document's verdict; never valid while a signature is not (see statusOf). */
   verdict: VerifyReport['verdict'];
   total: number;
   valid: number;
   invalid: number;
-  /** Valid signatures that come with a caveat (changes allowed after, revocation unknown, untrusted chain). */
+  indeterminate: number;
+  /** Valid signatures that come with a caveat (permitted changes other than later signatures). */
   warnings: number;
+  /** Why the document is indeterminate, over its indeterminate signatures. */
+  unconfirmed: Unconfirmed;
 }
 
 export function summarise(report: Pick<VerifyReport, 'verdict' | 'signatures'>): ReportSummary {
-  const tones = report.signatures.map(toneOf);
+  const statuses = report.signatures.map(statusOf);
+  const count = (s: Status) => statuses.filter((x) => x === s).length;
+  const undecided = report.signatures.filter((_s, i) => statuses[i] === 'indeterminate').map(unconfirmedOf);
+  let verdict = report.verdict;
+  if (verdict === 'valid' && count('invalid') > 0) verdict = 'invalid';
+  else if (verdict === 'valid' && count('indeterminate') > 0) verdict = 'indeterminate';
   return {
-    verdict: report.verdict,
+    verdict,
     total: report.signatures.length,
-    valid: report.signatures.filter((s) => s.verdict === 'valid').length,
-    invalid: tones.filter((t) => t === 'invalid').length,
-    warnings: tones.filter((t) => t === 'warning').length,
+    valid: count('valid') + count('notes'),
+    invalid: count('invalid'),
+    indeterminate: count('indeterminate'),
+    warnings: count('notes'),
+    unconfirmed: {
+      signer: undecided.some((u) => u.signer),
+      changes: undecided.some((u) => u.changes),
+    },
   };
+}
+
+/** The i18n key (under `verify.`) of a verdict's title: indeterminate says why. */
+export function verdictTitleKey(s: Pick<ReportSummary, 'verdict' | 'unconfirmed'>): string {
+  if (s.verdict !== 'indeterminate') return `verdict.${s.verdict}`;
+  if (s.unconfirmed.changes && !s.unconfirmed.signer) return 'verdict.indeterminateChanges';
+  return 'verdict.indeterminate';
 }
 
 /** i18n keys (under `verify.`) of the facts a signature card shows, each with its tone. */
@@ -102,9 +233,9 @@ export function signatureFacts(sig: SignatureReport): Array<{ key: string; tone:
       tone:
         modifiedKind(sig) === 'disallowed'
           ? 'invalid'
-          : modifiedKind(sig) === 'allowed'
-            ? 'warning'
-            : 'valid',
+          : modifiedKind(sig) === 'none' || modifiedKind(sig) === 'signaturesOnly'
+            ? 'valid'
+            : 'warning',
     },
     {
       key: `fact.chain.${sig.chain}`,

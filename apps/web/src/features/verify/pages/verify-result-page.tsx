@@ -1,24 +1,17 @@
 import { DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Button, Result, Space, Spin, Table, Tag } from 'antd';
+import { Button, Result, Space, Spin } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
 import type { PageProps } from '../../../lib/page';
 import { useVerifyReport } from '../api/verify';
+import { EvidencePanel } from '../components/evidence-panel';
 import { FileFacts } from '../components/file-facts';
+import { SignatureCard } from '../components/signature-card';
 import { VerdictPanel } from '../components/verdict-panel';
-import { formatDateTime } from '../model/format';
-import {
-  commonName,
-  numberSignatures,
-  reportPdfUrl,
-  uploadPath,
-  type NumberedSignature,
-} from '../model/verify-report';
+import { numberSignatures, reportPdfUrl, uploadPath } from '../model/verify-report';
 import '../components/verify.css';
-
-const TAG_COLOR = { valid: 'success', warning: 'warning', invalid: 'error' } as const;
 
 /**
  * `/verifyContractResult?reportId=…` (and its embeddable `/independence` variant): the verdict of a kept
@@ -101,62 +94,16 @@ export function VerifyResultPage({ route }: PageProps) {
           <FileFacts report={report} />
         </div>
         {numbered.length > 0 ? (
-          <div className="os-card">
-            <Table<NumberedSignature>
-              size="small"
-              rowKey="index"
-              pagination={false}
-              data-testid="verify-result-signatures"
-              title={() => <strong>{t('verify.signatures', { count: numbered.length })}</strong>}
-              dataSource={numbered}
-              scroll={{ x: 720 }}
-              columns={[
-                {
-                  key: 'no',
-                  title: '#',
-                  width: 56,
-                  render: (_, item) => (
-                    <span className={`os-verify-no os-verify-tone--${item.tone}`}>{item.no}</span>
-                  ),
-                },
-                {
-                  key: 'signer',
-                  title: t('verify.card.signer'),
-                  render: (_, item) =>
-                    item.sig.signer ?? commonName(item.sig.signerSubject) ?? item.sig.field,
-                },
-                {
-                  key: 'issuer',
-                  title: t('verify.card.issuer'),
-                  render: (_, item) => commonName(item.sig.signerIssuer) ?? t('verify.none'),
-                },
-                {
-                  key: 'time',
-                  title: t('verify.card.signingTime'),
-                  width: 170,
-                  render: (_, item) => formatDateTime(item.sig.timestamp?.time ?? item.sig.signingTime),
-                },
-                {
-                  key: 'position',
-                  title: t('verify.card.position'),
-                  width: 110,
-                  render: (_, item) =>
-                    item.visible ? t('verify.card.positionValue', { page: item.sig.page }) : t('verify.none'),
-                },
-                {
-                  key: 'tone',
-                  title: t('verify.resultTitle'),
-                  width: 140,
-                  render: (_, item) => (
-                    <Tag color={TAG_COLOR[item.tone]} data-testid={`verify-result-tone-${item.no}`}>
-                      {t(`verify.tone.${item.tone}`)}
-                    </Tag>
-                  ),
-                },
-              ]}
-            />
-          </div>
+          <section data-testid="verify-result-signatures">
+            <h3 className="os-verify-section-title">{t('verify.signatures', { count: numbered.length })}</h3>
+            <div className="os-verify-result-cards">
+              {numbered.map((item) => (
+                <SignatureCard key={item.index} item={item} revisions={report.revisions} />
+              ))}
+            </div>
+          </section>
         ) : null}
+        <EvidencePanel report={report} />
       </>
     );
   }

@@ -8,6 +8,7 @@ import { PdfViewer, type PdfPageOverlay } from '../../../components/pdf-viewer';
 import { isApiError } from '../../../lib/api-client';
 import type { PageProps } from '../../../lib/page';
 import { uploadForVerify, useVerifyConfig, VERIFY_KEY } from '../api/verify';
+import { EvidencePanel } from '../components/evidence-panel';
 import { SignatureBoxes } from '../components/signature-boxes';
 import { SignatureCard } from '../components/signature-card';
 import { VerdictPanel } from '../components/verdict-panel';
@@ -198,6 +199,7 @@ export function VerifySignPage({ route }: PageProps) {
                 </aside>
               ) : null}
             </div>
+            <EvidencePanel report={report} bytes={state.kind === 'done' ? state.bytes : null} />
           </>
         ) : null}
       </div>
