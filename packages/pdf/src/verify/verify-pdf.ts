@@ -116,7 +116,7 @@ function changeFindings(report: SignatureReport): VerifyFinding[] {
     out.push(
       makeFinding('changes.disallowed', {
         count: bad.length,
-        first: `${first.detail} (revision ${first.revision})`,
+        first: `${first.detail} (revision ${first.revision + 1})`,
       }),
     );
   }
