@@ -143,6 +143,59 @@ describe('the verification report PDF', () => {
     expect((await pdfText(dir, none)).replace(/\s+/g, ' ')).toContain('未发现签名 / No signatures found');
   });
 
+  it('says why a signature is indeterminate: an unconfirmed signer, or text shown after signing', async () => {
+    const annotated = {
+      ...signature,
+      verdict: 'indeterminate' as const,
+      modifiedAfter: 'allowed' as const,
+      changes: [
+        {
+          revision: 2,
+          kind: 'annotation' as const,
+          action: 'added' as const,
+          detail: 'FreeText annotation added on page 1',
+          allowed: true,
+          page: 1,
+          subtype: 'FreeText',
+          text: 'PAY 1,000,000 TO MALLORY',
+          visible: true,
+        },
+      ],
+      findings: [
+        {
+          code: 'changes.visibleAnnotation' as const,
+          severity: 'indeterminate' as const,
+          params: { count: 1 },
+        },
+      ],
+    };
+    const forged = {
+      ...signature,
+      verdict: 'indeterminate' as const,
+      chain: 'untrusted' as const,
+      signerIssuer: 'CN=杭州示例科技有限公司合同专用章',
+      findings: [{ code: 'chain.selfSigned' as const, severity: 'indeterminate' as const }],
+    };
+    const read = async (sigs: (typeof annotated | typeof forged)[]) =>
+      (
+        await pdfText(
+          dir,
+          await renderVerifyReportPdf({ ...report, verdict: 'indeterminate', signatures: sigs }),
+        )
+      ).replace(/\s+/g, ' ');
+    const changes = await read([annotated]);
+    expect(changes).toContain('待定：签署后文件新增了可见内容');
+    expect(changes).toContain('PAY 1,000,000 TO MALLORY');
+    expect(changes).not.toContain('签名人未经本平台确认');
+    const signer = await read([forged]);
+    expect(signer).toContain('待定：签名人未经本平台确认');
+    expect(signer).not.toContain('新增了可见内容');
+    // Both at once: the document's line names the signer; each signature's line its own cause.
+    const both = await read([annotated, forged]);
+    expect(both).toContain('待定：签名人未经本平台确认');
+    expect(both).toContain('待定：签署后文件新增了可见内容');
+  });
+
   it('runs onto further pages with numbered footers when there are many signatures', async () => {
     const many = { ...report, signatures: Array.from({ length: 6 }, () => signature) };
     const text = await pdfText(dir, await renderVerifyReportPdf(many));

@@ -112,6 +112,26 @@ const VERDICT = {
   'no-signatures': '未发现签名 / No signatures found',
 } as const;
 
+const INDETERMINATE_CHANGES =
+  '待定：签署后文件新增了可见内容 / Indeterminate: content was added after signing';
+
+/** Why a signature is indeterminate: its signer is not confirmed, or only visible content came after it. */
+function onlyChangesUndecided(sig: Signature): boolean {
+  const decisive = sig.findings.filter((f) => f.severity === 'indeterminate');
+  return (
+    sig.chain === 'trusted' && decisive.length > 0 && decisive.every((f) => f.code.startsWith('changes.'))
+  );
+}
+
+/** The verdict line of a signature, or of the document over its signatures, saying why when indeterminate. */
+function verdictLabel(verdict: keyof typeof VERDICT, sigs: readonly Signature[]): string {
+  if (verdict !== 'indeterminate') return VERDICT[verdict];
+  const undecided = sigs.filter((s) => s.verdict === 'indeterminate');
+  return undecided.length > 0 && undecided.every(onlyChangesUndecided)
+    ? INDETERMINATE_CHANGES
+    : VERDICT.indeterminate;
+}
+
 const KIND = {
   signature: '签名 / Signature',
   certification: '认证签名 / Certification signature',
@@ -166,7 +186,7 @@ export function placeText(sig: Pick<Signature, 'page' | 'rect'>): string {
 /** Label–value rows of one signature, in the order a reader checks them. */
 export function signatureRows(sig: Signature, revisions: number): Array<[string, string]> {
   const rows: Array<[string, string]> = [
-    ['结论 / Verdict', VERDICT[sig.verdict]],
+    ['结论 / Verdict', verdictLabel(sig.verdict, [sig])],
     ['类型 / Kind', `${KIND[sig.kind]} (${sig.subFilter})`],
     ['签名域 / Field', sig.field],
     ['签署人 / Signer', sig.signer ?? '—'],
@@ -224,7 +244,9 @@ export function signatureRows(sig: Signature, revisions: number): Array<[string,
   for (const c of sig.changes)
     rows.push([
       `  版本 / revision ${c.revision + 1}`,
-      `${CHANGE_KIND[c.kind]}：${c.detail}（${c.allowed ? '允许 / permitted' : '不允许 / not permitted'}）`,
+      `${CHANGE_KIND[c.kind]}：${c.detail}${
+        c.text && !c.detail.includes(c.text) ? ` “${c.text}”` : ''
+      }（${c.allowed ? '允许 / permitted' : '不允许 / not permitted'}）`,
     ]);
   if (sig.docMdp) rows.push(['认证权限 / DocMDP', `P=${sig.docMdp}`]);
   rows.push(['页面与位置 / Page and position', placeText(sig)]);
@@ -415,7 +437,7 @@ export async function renderVerifyReportPdf(
 
   w.heading('总体结论 / Overall verdict');
   const valid = report.signatures.filter((s) => s.verdict === 'valid').length;
-  w.verdictBox(VERDICT[report.verdict], verdictColor(report.verdict));
+  w.verdictBox(verdictLabel(report.verdict, report.signatures), verdictColor(report.verdict));
   w.text(
     report.signatures.length === 0
       ? '文件中没有发现电子签名。/ The document carries no signature.'
