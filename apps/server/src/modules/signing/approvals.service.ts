@@ -16,7 +16,8 @@ import type { MsgsService } from '../msgs/msgs.service';
 import type { AuthContext } from '../session/session.service';
 import { isOpen, isViewerTask, recordAct, transition } from './flow-context';
 import * as repo from './flows.repository';
-import { approvalOut, type FlowsService } from './flows.service';
+import { approvalOut } from './flow-views';
+import type { FlowsService } from './flows.service';
 
 const { APPROVAL_MACHINE, FLOW_MACHINE, TASK_MACHINE } = contracts;
 type Decision = z.infer<typeof contracts.approvalDecisionRequest>['action'];
