@@ -1,21 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPdfSigning } from '../apps/server/src/modules/signing/pdf-signing';
-import {
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  ROOT,
-  startE2eServer,
-  type E2eServer,
-  PAGE_DIALECTS,
-} from './support';
+import { useE2eSuite } from './fixtures';
+import { HAS_CHROMIUM, PAGE_DIALECTS } from './support';
 
 /** A one-page A4 PDF written by hand, with some text to show. */
 function plainPdf(lines: string[], padding = 0): Buffer {
@@ -65,22 +57,15 @@ function ringPng(size = 240): Buffer {
  * page. One screenshot per step under test-results/e2e/<dialect>/verify-sign/.
  */
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('verification pages in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let browser: Browser;
+  const suite = useE2eSuite(dialect, { shotsDir: 'verify-sign' });
   let page: Page;
   let dir: string;
   let signed: string;
-  const shots = join(ROOT, 'test-results', 'e2e', dialect, 'verify-sign');
-  const shot = async (name: string) => {
-    await expect.poll(() => page.locator(MOTION).count()).toBe(0);
-    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
-  };
+  const shot = (name: string) => suite.shot(page, name);
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
     dir = await mkdtemp(join(tmpdir(), 'openseal-e2e-verify-'));
-    server = await startE2eServer(dialect);
+    const { server } = suite;
     const pki = server.app.pki;
     const issue = (commonName: string, org: string, code: string) =>
       pki.issue(server.db, {
@@ -114,21 +99,14 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('verification pages in the br
     await writeFile(join(dir, 'notes.txt'), 'not a pdf at all');
     await writeFile(join(dir, 'broken.pdf'), '%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
     await writeFile(join(dir, 'large.pdf'), plainPdf(['Large'], 3.2 * 1024 * 1024));
-    browser = await launchChromium();
-    const context = await browser.newContext({
-      viewport: { width: 1366, height: 900 },
-      acceptDownloads: true,
-    });
-    page = await context.newPage();
+    page = await suite.desktop({ acceptDownloads: true });
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('verifies a signed PDF without login: boxes on the page, a card per signature, both ways linked', async () => {
-    await page.goto(`${server.base}/verifySign`);
+    await page.goto(`${suite.base}/verifySign`);
     await expect.poll(() => page.getByTestId('verify-banner').isVisible(), { timeout: 20_000 }).toBe(true);
     expect(await page.getByTestId('verify-top-bar').isVisible()).toBe(true);
     expect(await page.getByTestId('app-header').count()).toBe(0);
@@ -203,14 +181,14 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('verification pages in the br
 
     // The embeddable variant of the same result: no header, no footer.
     const url = new URL(page.url());
-    await page.goto(`${server.base}/verifyContractResult/independence${url.search}`);
+    await page.goto(`${suite.base}/verifyContractResult/independence${url.search}`);
     await expect
       .poll(() => page.getByTestId('verify-verdict').getAttribute('data-verdict'), { timeout: 20_000 })
       .toBe('valid');
     expect(await page.getByTestId('app-header').count()).toBe(0);
     expect(await page.getByTestId('app-footer').count()).toBe(0);
 
-    await page.goto(`${server.base}/verifyContractResult?reportId=vr_AAAAAAAAAAAAAAAAAAAAAA`);
+    await page.goto(`${suite.base}/verifyContractResult?reportId=vr_AAAAAAAAAAAAAAAAAAAAAA`);
     await expect
       .poll(() => page.getByTestId('verify-result-error').isVisible(), { timeout: 20_000 })
       .toBe(true);
@@ -219,7 +197,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('verification pages in the br
   });
 
   it('the embeddable variant has no header or footer, and refuses what it cannot verify, in place', async () => {
-    await page.goto(`${server.base}/verifySign/independence`);
+    await page.goto(`${suite.base}/verifySign/independence`);
     await expect.poll(() => page.getByTestId('verify-upload').isVisible(), { timeout: 20_000 }).toBe(true);
     for (const id of ['app-header', 'app-footer', 'verify-top-bar', 'verify-banner', 'kf-button'])
       expect([id, await page.getByTestId(id).count()]).toEqual([id, 0]);
