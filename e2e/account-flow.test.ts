@@ -1,19 +1,12 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { checkUscc, maskPhone } from '@openseal/core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
 import {
-  ensureWebBuilt,
   HAS_CHROMIUM,
-  launchChromium,
-  readSmsCode,
-  ROOT,
   uniqueMobile,
   uniqueOrgName,
   uniqueUscc,
-  startE2eServer,
-  type E2eServer,
   JOURNEY_DIALECTS,
   openUserPanel,
 } from './support';
@@ -24,29 +17,22 @@ import {
  * test-results/e2e/<dialect>/.
  */
 describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('account flow in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = useE2eSuite(dialect);
   let page: Page;
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
   const mobile = uniqueMobile();
   const orgName = uniqueOrgName();
   const uscc = uniqueUscc();
   const tokens: string[] = [];
 
-  const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
+  const shot = (name: string) => suite.shot(page, name, { settle: false });
   const token = () => page.evaluate<string | null>("localStorage.getItem('accessToken')");
   const dropdownName = () => page.getByTestId('user-dropdown-name').textContent();
-  const info = async (t: string) => {
-    const res = await fetch(`${base}/v1/accounts/info`, {
-      headers: { 'x-access-token': t, 'x-owner-switch': 'PROMOTE' },
-    });
-    return (await res.json()) as {
-      code: number;
-      data: { identityType: number; userInfoOrg: { organizeName: string } | null };
-    };
-  };
+  const info = (t: string) =>
+    suite.api<{ identityType: number; userInfoOrg: { organizeName: string } | null }>(
+      'GET',
+      '/v1/accounts/info',
+      t,
+    );
   /** Run an action that ends in a full page load (token change) and wait for that load. */
   const reloadAfter = async (action: () => Promise<unknown>) => {
     const loaded = page.waitForEvent('load', { timeout: 20_000 });
@@ -58,25 +44,11 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('account flow in the brows
 
   beforeAll(async () => {
     expect(checkUscc(uscc).ok).toBe(true);
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect);
-    ({ base } = server);
-
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
+    page = await suite.desktop();
   });
 
   it('shows the public home page with the configured system name', async () => {
-    await page.goto(`${base}/`);
+    await page.goto(`${suite.base}/`);
     await expect.poll(() => page.getByTestId('home-page').isVisible()).toBe(true);
     // The seeded configuration shows the announcement once per session; it opens when the config arrives.
     const announcement = page.getByTestId('announcement-ok');
@@ -97,7 +69,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('account flow in the brows
     const sentAt = Date.now() - 1_000;
     await page.getByTestId('login-send-code').click();
     await expect.poll(() => page.getByTestId('sandbox-notice').isVisible()).toBe(true);
-    const code = await readSmsCode(base, mobile, sentAt);
+    const code = await suite.smsCode(mobile, sentAt);
     // The sandbox outbox on the page shows the same code the API hands out.
     await page.getByTestId('sandbox-outbox-link').click();
     await expect
@@ -211,15 +183,13 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('account flow in the brows
     await expect.poll(() => page.getByTestId('header-login').isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await token()).toBeNull();
     expect(new URL(page.url()).pathname).toBe('/');
-    const status = await fetch(`${base}/v1/accounts/checkLoginStatus`, {
-      headers: { 'x-access-token': last, 'x-owner-switch': 'PROMOTE' },
-    });
-    expect(((await status.json()) as { data: { valid: boolean } }).data.valid).toBe(false);
+    const status = await suite.api<{ valid: boolean }>('GET', '/v1/accounts/checkLoginStatus', last);
+    expect(status.data.valid).toBe(false);
     await shot('10-logged-out');
   });
 
   it('sends a protected page to login with the address to come back to', async () => {
-    await page.goto(`${base}/sealService/mySealList`);
+    await page.goto(`${suite.base}/sealService/mySealList`);
     await page.waitForURL(/\/login\?redirect=/);
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/sealService/mySealList');
     await shot('11-login-redirect');

@@ -1,37 +1,16 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { drawLogoPng } from '../apps/server/src/seed/logo';
+import { tinyPdf } from '../apps/server/test/upload-fixtures';
+import { useE2eSuite } from './fixtures';
 import {
-  ensureWebBuilt,
   HAS_CHROMIUM,
-  launchChromium,
-  readSmsCode,
-  ROOT,
   uniqueMobile,
   uniqueOrgName,
+  uniqueResidentId,
   uniqueUscc,
-  startE2eServer,
-  type E2eServer,
   PAGE_DIALECTS,
 } from './support';
-import { tinyPdf } from '../apps/server/test/upload-fixtures';
-
-/** A resident ID number with a valid GB 11643-1999 check character (sequence 999 is the sandbox's deny list). */
-function residentId(): string {
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const first17 = `33010619880512${String(100 + Math.floor(Math.random() * 800))}`;
-  let sum = 0;
-  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * weights[i]!;
-  return first17 + '10X98765432'[sum % 11]!;
-}
-
-interface Envelope<T = Record<string, unknown>> {
-  code: number;
-  message: string;
-  data: T;
-}
 
 /**
  * The operator console in a real browser against the real server: a user submits a manual organisation
@@ -40,33 +19,12 @@ interface Envelope<T = Record<string, unknown>> {
  * log shows the decisions. One screenshot per step under test-results/e2e/<dialect>/manage-*.png.
  */
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('operator console in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = useE2eSuite(dialect, { env: { REALNAME_SANDBOX_DELAY_MS: '300' } });
   let page: Page;
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
-  const shot = (name: string) => page.screenshot({ path: join(shots, `manage-${name}.png`), fullPage: true });
+  const shot = (name: string) => suite.shot(page, `manage-${name}`, { fullPage: true, settle: false });
   const visible = (testId: string) => () => page.getByTestId(testId).first().isVisible();
-
-  async function api<T = Record<string, unknown>>(
-    method: 'GET' | 'POST',
-    path: string,
-    token: string | null,
-    body?: unknown,
-  ): Promise<Envelope<T>> {
-    const headers: Record<string, string> = { 'x-owner-switch': 'PROMOTE' };
-    if (token) headers['x-access-token'] = token;
-    let payload: string | FormData | undefined;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(body);
-    }
-    const res = await fetch(`${base}${path}`, { method, headers, body: payload ?? null });
-    return (await res.json()) as Envelope<T>;
-  }
+  const api = suite.api;
 
   async function upload(token: string, kind: 'licence' | 'authorisation', name: string, bytes: Buffer) {
     const form = new FormData();
@@ -81,7 +39,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('operator console in the brow
     const mobile = uniqueMobile();
     const sentAt = Date.now() - 1_000;
     expect((await api('POST', '/v1/msgs/loginRegister/send', null, { mobile })).code).toBe(0);
-    const code = await readSmsCode(base, mobile, sentAt);
+    const code = await suite.smsCode(mobile, sentAt);
     const login = await api<{ accessToken: string }>('POST', '/v1/accounts/login', null, { mobile, code });
     expect(login.code, login.message).toBe(0);
     const orgName = uniqueOrgName();
@@ -103,7 +61,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('operator console in the brow
       organizeName: orgName,
       uscc,
       legalName: '李四',
-      legalIdNumber: residentId(),
+      legalIdNumber: uniqueResidentId(),
       method: 'manual',
       licenceFileKey,
       authorisationFileKey,
@@ -121,21 +79,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('operator console in the brow
   let rejectMe: Awaited<ReturnType<typeof pendingManualApplication>>;
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect, { REALNAME_SANDBOX_DELAY_MS: '300' });
-    ({ base } = server);
-
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
+    page = await suite.desktop();
   });
 
   it('has two manual organisation real-name applications waiting for review (user API)', async () => {
@@ -145,7 +89,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('operator console in the brow
   });
 
   it('sends an operator without a token to the console login, and shows a wrong password', async () => {
-    await page.goto(`${base}/manage`);
+    await page.goto(`${suite.base}/manage`);
     await page.waitForURL((url) => url.pathname === '/manage/login');
     await expect.poll(visible('manage-login-username'), { timeout: 15_000 }).toBe(true);
     // The console is not the user site: no user header.
@@ -240,7 +184,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('operator console in the brow
     await page.getByTestId('manage-logout').click();
     await page.waitForURL((url) => url.pathname === '/manage/login');
     expect(await page.evaluate("localStorage.getItem('operatorToken')")).toBeNull();
-    await page.goto(`${base}/manage`);
+    await page.goto(`${suite.base}/manage`);
     await page.waitForURL((url) => url.pathname === '/manage/login');
   });
 });

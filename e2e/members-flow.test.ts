@@ -1,17 +1,9 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { maskPhone } from '@openseal/core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
 import {
-  type E2eServer,
-  ensureWebBuilt,
   HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  readSmsCode,
-  ROOT,
-  startE2eServer,
   uniqueMobile,
   uniqueOrgName,
   uniqueUscc,
@@ -27,24 +19,16 @@ import {
  * test-results/e2e/<dialect>/members-*.png.
  */
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('member invitation in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  let adminContext: BrowserContext;
-  let inviteeContext: BrowserContext;
+  const suite = useE2eSuite(dialect);
   let admin: Page;
   let invitee: Page;
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
   const adminMobile = uniqueMobile();
   const inviteeMobile = uniqueMobile();
   const orgName = uniqueOrgName();
   const uscc = uniqueUscc();
 
   /** Screenshots wait for antd's dialog and toast animations to finish, so no half-faded frame is kept. */
-  const shot = async (page: Page, name: string) => {
-    await expect.poll(() => page.locator(MOTION).count()).toBe(0);
-    await page.screenshot({ path: join(shots, `members-${name}.png`), fullPage: false });
-  };
+  const shot = (page: Page, name: string) => suite.shot(page, `members-${name}`);
   const dropdownName = (page: Page) => page.getByTestId('user-dropdown-name').textContent();
   const reloadAfter = async (page: Page, action: () => Promise<unknown>) => {
     const loaded = page.waitForEvent('load', { timeout: 20_000 });
@@ -55,7 +39,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('member invitation in the bro
 
   /** Home page, the once-per-session announcement, then login with a code read from the sandbox outbox. */
   const loginBySms = async (page: Page, mobile: string) => {
-    await page.goto(`${base}/`);
+    await page.goto(`${suite.base}/`);
     await expect.poll(() => page.getByTestId('home-page').isVisible()).toBe(true);
     const announcement = page.getByTestId('announcement-ok');
     await expect.poll(() => announcement.isVisible(), { timeout: 15_000 }).toBe(true);
@@ -67,7 +51,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('member invitation in the bro
     const sentAt = Date.now() - 1_000;
     await page.getByTestId('login-send-code').click();
     await expect.poll(() => page.getByTestId('sandbox-notice').isVisible()).toBe(true);
-    const code = await readSmsCode(base, mobile, sentAt);
+    const code = await suite.smsCode(mobile, sentAt);
     await page.getByTestId('sandbox-outbox-link').click();
     await expect
       .poll(() => page.getByTestId('sandbox-outbox-code').textContent(), { timeout: 10_000 })
@@ -83,25 +67,8 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('member invitation in the bro
     page.getByTestId('member-row').filter({ hasText: maskPhone(mobile) });
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect);
-    ({ base } = server);
-
-    browser = await launchChromium();
-    adminContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    inviteeContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    admin = await adminContext.newPage();
-    invitee = await inviteeContext.newPage();
-    for (const page of [admin, invitee])
-      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-  });
-
-  afterAll(async () => {
-    await adminContext?.close();
-    await inviteeContext?.close();
-    await browser?.close();
-    await server?.close();
+    admin = await suite.desktop();
+    invitee = await suite.desktop();
   });
 
   it('a new user logs in and creates an organisation, becoming its super administrator', async () => {
@@ -121,7 +88,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('member invitation in the bro
   });
 
   it('opens the member list: the creator alone, as super administrator, with the management buttons', async () => {
-    await admin.goto(`${base}/userCenter/infoMemberList`);
+    await admin.goto(`${suite.base}/userCenter/infoMemberList`);
     await expect.poll(() => admin.getByTestId('member-list-page').isVisible()).toBe(true);
     const self = memberRow(admin, adminMobile);
     await expect.poll(() => self.isVisible(), { timeout: 15_000 }).toBe(true);

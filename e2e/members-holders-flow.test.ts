@@ -1,27 +1,18 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { maskPhone } from '@openseal/core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tinyPdf } from '../apps/server/test/upload-fixtures';
+import { useE2eSuite } from './fixtures';
 import {
   createOrgByApi,
-  type E2eServer,
-  ensureWebBuilt,
   HAS_CHROMIUM,
   joinOrgByApi,
-  launchChromium,
-  loginByApi,
-  MOTION,
-  mustCallApi,
-  openSignedIn,
-  readSmsCode,
-  ROOT,
-  startE2eServer,
   uniqueMobile,
   uniqueResidentId,
   PAGE_DIALECTS,
 } from './support';
-import { tinyPdf } from '../apps/server/test/upload-fixtures';
 
 /**
  * Role holders and authority applications in a real browser against the real server. The organisation's
@@ -43,17 +34,13 @@ const REJECT_REASON = '申请材料缺少盖章页，请补充后重新提交';
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
   'role holders and authority applications (%s)',
   (dialect) => {
-    let server: E2eServer;
-    let base = '';
-    let browser: Browser;
-    const contexts: BrowserContext[] = [];
+    const suite = useE2eSuite(dialect, { env: { REALNAME_SANDBOX_DELAY_MS: '100' } });
     /** The verifier (super administrator and legal representative at first). */
     let founder: Page;
     /** The member who becomes super administrator, then reviews applications. */
     let successor: Page;
     /** The member who applies for a role. */
     let applicant: Page;
-    const shots = join(ROOT, 'test-results', 'e2e', dialect);
     const founderMobile = uniqueMobile();
     const successorMobile = uniqueMobile();
     const legalMobile = uniqueMobile();
@@ -62,10 +49,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
     let applicationPath = '';
 
     /** Screenshots wait for antd's dialog and toast animations to finish (slowly on a loaded machine). */
-    const shot = async (page: Page, name: string) => {
-      await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-      await page.screenshot({ path: join(shots, `members-holders-${name}.png`), fullPage: false });
-    };
+    const shot = (page: Page, name: string) => suite.shot(page, `members-holders-${name}`);
     const visible = (page: Page, testId: string) => () => page.getByTestId(testId).first().isVisible();
     const text = (page: Page, testId: string) => () => page.getByTestId(testId).first().textContent();
     /** antd puts a radio's test id on its input or on its label, depending on the version: read either. */
@@ -88,8 +72,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
       /** The sandbox verifier answers asynchronously; a fixture outside a test polls by hand. */
       const finished = async (token: string, flowId: string) => {
         for (let i = 0; i < 200; i++) {
-          const r = await mustCallApi<{ status: string; reason: string | null }>(
-            base,
+          const r = await suite.mustApi<{ status: string; reason: string | null }>(
             'GET',
             `/v1/accounts/auth/${flowId}/result`,
             token,
@@ -106,27 +89,27 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
         organizeType: 1 | 2,
         details: (flowId: string) => Promise<unknown>,
       ) => {
-        const flow = await mustCallApi<{ flowId: string }>(base, 'POST', '/v1/accounts/auth/flow', token, {
+        const flow = await suite.mustApi<{ flowId: string }>('POST', '/v1/accounts/auth/flow', token, {
           organizeType,
         });
         const sentAt = Date.now() - 1_000;
         await details(flow.flowId);
-        await mustCallApi(base, 'POST', `/v1/accounts/auth/${flow.flowId}/confirmCode`, token, {
-          code: await readSmsCode(base, founderMobile, sentAt),
+        await suite.mustApi('POST', `/v1/accounts/auth/${flow.flowId}/confirmCode`, token, {
+          code: await suite.smsCode(founderMobile, sentAt),
         });
         await finished(token, flow.flowId);
       };
 
       await verify(personToken, 2, (flowId) =>
-        mustCallApi(base, 'POST', `/v1/accounts/auth/${flowId}/person`, personToken, {
+        suite.mustApi('POST', `/v1/accounts/auth/${flowId}/person`, personToken, {
           name: '张三',
           idNumber,
           mobile: founderMobile,
         }),
       );
-      const org = await createOrgByApi(base, personToken);
+      const org = await createOrgByApi(suite.base, personToken);
       await verify(org.token, 1, (flowId) =>
-        mustCallApi(base, 'POST', `/v1/accounts/auth/${flowId}/organization`, org.token, {
+        suite.mustApi('POST', `/v1/accounts/auth/${flowId}/organization`, org.token, {
           method: 'legalSms',
           organizeName: org.orgName,
           uscc: org.uscc,
@@ -158,7 +141,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
       await expect
         .poll(text(founder, 'holder-sandbox-notice'), { timeout: 15_000 })
         .toContain(maskPhone(oldMobile));
-      await founder.getByTestId('holder-old-code').fill(await readSmsCode(base, oldMobile, sentAt));
+      await founder.getByTestId('holder-old-code').fill(await suite.smsCode(oldMobile, sentAt));
       await shot(founder, names.oldCode);
       await founder.getByTestId('holder-old-next').click();
 
@@ -169,7 +152,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
       await expect
         .poll(text(founder, 'holder-sandbox-notice'), { timeout: 15_000 })
         .toContain(maskPhone(newMobile));
-      await founder.getByTestId('holder-new-code').fill(await readSmsCode(base, newMobile, sentAt));
+      await founder.getByTestId('holder-new-code').fill(await suite.smsCode(newMobile, sentAt));
       await shot(founder, names.newCode);
       await founder.getByTestId('holder-new-submit').click();
 
@@ -199,27 +182,23 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
         .filter({ has: page.locator(`[data-testid="apply-status"][data-status="${status}"]`) });
     /** The reviewer's view: the organisation's applications. */
     const openReview = async () => {
-      await successor.goto(`${base}/userCenter/applyAuthorityRecord`);
+      await successor.goto(`${suite.base}/userCenter/applyAuthorityRecord`);
       await expect.poll(visible(successor, 'apply-tab-organization'), { timeout: 15_000 }).toBe(true);
       await successor.getByTestId('apply-tab-organization').click();
     };
 
     beforeAll(async () => {
-      ensureWebBuilt();
-      await mkdir(shots, { recursive: true });
-      server = await startE2eServer(dialect, { REALNAME_SANDBOX_DELAY_MS: '100' });
-      ({ base } = server);
-      applicationPath = join(server.dataDir, '权限申请.pdf');
+      applicationPath = join(suite.server.dataDir, '权限申请.pdf');
       await writeFile(applicationPath, tinyPdf('application'));
 
-      const founderPerson = await loginByApi(base, founderMobile);
+      const founderPerson = await suite.login(founderMobile);
       const org = await realNamedFounder(founderPerson);
       tokens.founder = org.token;
       const join_ = async (mobile: string, nickname: string) =>
         (
-          await joinOrgByApi(base, org.token, org.organizeId, {
+          await joinOrgByApi(suite.base, org.token, org.organizeId, {
             mobile,
-            personToken: await loginByApi(base, mobile),
+            personToken: await suite.login(mobile),
             nickname,
           })
         ).token;
@@ -227,24 +206,9 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
       await join_(legalMobile, '王五');
       tokens.applicant = await join_(applicantMobile, '赵六');
 
-      browser = await launchChromium();
-      const page = async (token: string, path: string) => {
-        const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-        contexts.push(context);
-        const p = await context.newPage();
-        p.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-        await openSignedIn(p, base, token, path);
-        return p;
-      };
-      founder = await page(tokens.founder, '/userCenter/infoModifyLegal');
-      successor = await page(tokens.successor, '/userCenter/infoPersonal');
-      applicant = await page(tokens.applicant, '/userCenter/infoPersonal');
-    });
-
-    afterAll(async () => {
-      for (const context of contexts) await context.close();
-      await browser?.close();
-      await server?.close();
+      founder = await suite.signedIn(tokens.founder, '/userCenter/infoModifyLegal');
+      successor = await suite.signedIn(tokens.successor, '/userCenter/infoPersonal');
+      applicant = await suite.signedIn(tokens.applicant, '/userCenter/infoPersonal');
     });
 
     it('the verifier holds both seats and opens the holder change', async () => {
@@ -268,7 +232,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
     });
 
     it('legal representative change: the old holder’s code, then the new holder’s', async () => {
-      await founder.goto(`${base}/userCenter/infoModifyLegal?type=legalPerson`);
+      await founder.goto(`${suite.base}/userCenter/infoModifyLegal?type=legalPerson`);
       await expect.poll(visible(founder, 'holder-current'), { timeout: 15_000 }).toBe(true);
       expect(await radioChecked(founder, 'holder-type-legalPerson')).toBe(true);
       expect(await text(founder, 'holder-current')()).toContain(maskPhone(founderMobile));
@@ -286,7 +250,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
       await expect.poll(visible(founder, 'holder-only'), { timeout: 15_000 }).toBe(true);
       await shot(founder, '09-former-holder');
 
-      await successor.goto(`${base}/userCenter/infoMemberList`);
+      await successor.goto(`${suite.base}/userCenter/infoMemberList`);
       const row = (mobile: string) =>
         successor
           .getByTestId('member-row')
@@ -300,7 +264,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
     });
 
     it('a member applies for a role with an application file', async () => {
-      await applicant.goto(`${base}/userCenter/infoPersonal/applyAuthority`);
+      await applicant.goto(`${suite.base}/userCenter/infoPersonal/applyAuthority`);
       // Holder seats are not offered: the legal representative never, the super administrator while one serves.
       await expect.poll(visible(applicant, 'apply-role-sealAdmin'), { timeout: 15_000 }).toBe(true);
       expect(await applicant.getByTestId('apply-role-legalPerson').count()).toBe(0);
@@ -356,7 +320,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
       expect(await rowsWithStatus(applicant, 'rejected').count()).toBe(1);
       await shot(applicant, '19-granted');
 
-      await successor.goto(`${base}/userCenter/infoMemberList`);
+      await successor.goto(`${suite.base}/userCenter/infoMemberList`);
       const row = successor.getByTestId('member-row').filter({ hasText: maskPhone(applicantMobile) });
       await expect
         .poll(() => row.getByTestId('member-roles').textContent(), { timeout: 15_000 })

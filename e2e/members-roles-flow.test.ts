@@ -1,23 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { maskPhone, messageFor } from '@openseal/core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createOrgByApi,
-  type E2eServer,
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  joinOrgByApi,
-  launchChromium,
-  loginByApi,
-  MOTION,
-  openSignedIn,
-  ROOT,
-  startE2eServer,
-  uniqueMobile,
-  PAGE_DIALECTS,
-} from './support';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
+import { createOrgByApi, HAS_CHROMIUM, joinOrgByApi, uniqueMobile, PAGE_DIALECTS } from './support';
 
 /**
  * Custom roles in a real browser against the real server: an administrator opens the roles section of the
@@ -41,25 +26,17 @@ interface PermissionsAnswer {
 }
 
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('custom roles in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  let adminContext: BrowserContext;
-  let memberContext: BrowserContext;
+  const suite = useE2eSuite(dialect);
   let admin: Page;
   let member: Page;
   let adminToken = '';
   let memberToken = '';
   let roleCode = '';
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
   const adminMobile = uniqueMobile();
   const memberMobile = uniqueMobile();
 
   /** Screenshots wait for antd's dialog and toast animations to finish (slowly on a loaded machine). */
-  const shot = async (page: Page, name: string) => {
-    await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-    await page.screenshot({ path: join(shots, `members-roles-${name}.png`), fullPage: false });
-  };
+  const shot = (page: Page, name: string) => suite.shot(page, `members-roles-${name}`);
   const visible = (page: Page, testId: string) => () => page.getByTestId(testId).first().isVisible();
   const memberRow = (page: Page) =>
     page.getByTestId('member-row').filter({ hasText: maskPhone(memberMobile) });
@@ -67,13 +44,13 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('custom roles in the browser 
   /** The permission answer as the page's own session gets it (the server decides what the screens show). */
   const pagePermissions = (page: Page) => page.evaluate<PermissionsAnswer>(PERMISSIONS_IN_PAGE);
   const openRoles = async () => {
-    await admin.goto(`${base}/userCenter/infoMemberList`);
+    await admin.goto(`${suite.base}/userCenter/infoMemberList`);
     await expect.poll(visible(admin, 'member-section-roles'), { timeout: 15_000 }).toBe(true);
     await admin.getByTestId('member-section-roles').click();
     await expect.poll(() => admin.getByTestId('role-row').count(), { timeout: 15_000 }).toBeGreaterThan(5);
   };
   const openMembers = async () => {
-    await admin.goto(`${base}/userCenter/infoMemberList`);
+    await admin.goto(`${suite.base}/userCenter/infoMemberList`);
     await expect.poll(() => memberRow(admin).isVisible(), { timeout: 15_000 }).toBe(true);
   };
   /** Ticks or clears a point in the open role editor by clicking its title, as a user would. */
@@ -98,39 +75,20 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('custom roles in the browser 
   };
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect);
-    ({ base } = server);
-
-    const adminPerson = await loginByApi(base, adminMobile);
-    const org = await createOrgByApi(base, adminPerson);
+    const adminPerson = await suite.login(adminMobile);
+    const org = await createOrgByApi(suite.base, adminPerson);
     adminToken = org.token;
-    const memberPerson = await loginByApi(base, memberMobile);
+    const memberPerson = await suite.login(memberMobile);
     memberToken = (
-      await joinOrgByApi(base, adminToken, org.organizeId, {
+      await joinOrgByApi(suite.base, adminToken, org.organizeId, {
         mobile: memberMobile,
         personToken: memberPerson,
         nickname: '王五',
       })
     ).token;
 
-    browser = await launchChromium();
-    adminContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    memberContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    admin = await adminContext.newPage();
-    member = await memberContext.newPage();
-    for (const page of [admin, member])
-      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    await openSignedIn(admin, base, adminToken, '/userCenter/infoMemberList');
-    await openSignedIn(member, base, memberToken, '/userCenter/infoMemberList');
-  });
-
-  afterAll(async () => {
-    await adminContext?.close();
-    await memberContext?.close();
-    await browser?.close();
-    await server?.close();
+    admin = await suite.signedIn(adminToken, '/userCenter/infoMemberList');
+    member = await suite.signedIn(memberToken, '/userCenter/infoMemberList');
   });
 
   it('the member, staff only, may not see the member list', async () => {
@@ -228,7 +186,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('custom roles in the browser 
     expect(perms.points).not.toContain('role.manage');
     await shot(member, '07-member-list');
 
-    await member.goto(`${base}/userCenter/applyAuthorityRecord`);
+    await member.goto(`${suite.base}/userCenter/applyAuthorityRecord`);
     await expect.poll(visible(member, 'apply-tab-organization'), { timeout: 15_000 }).toBe(true);
     await shot(member, '08-member-reviews');
   });
@@ -299,7 +257,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('custom roles in the browser 
     await admin.getByTestId('member-add-cancel').click();
 
     expect((await pagePermissions(member)).roles.map((r) => r.code)).toEqual(['staff']);
-    await member.goto(`${base}/userCenter/infoMemberList`);
+    await member.goto(`${suite.base}/userCenter/infoMemberList`);
     await expect.poll(visible(member, 'members-no-permission'), { timeout: 15_000 }).toBe(true);
     await shot(member, '14-member-staff-again');
   });

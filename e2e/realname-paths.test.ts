@@ -1,22 +1,13 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
 import {
-  apiCall,
   changedRegistryUscc,
-  ensureWebBuilt,
   HAS_CHROMIUM,
-  launchChromium,
-  loginByApi,
-  readSmsCode,
-  ROOT,
-  startE2eServer,
   uniqueMobile,
   uniqueOrgName,
   uniqueResidentId,
   uniqueUscc,
-  type E2eServer,
   PAGE_DIALECTS,
 } from './support';
 
@@ -30,31 +21,27 @@ import {
  * test-results/e2e/<dialect>/realname-paths-*.png.
  */
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  let context: BrowserContext | null = null;
+  const suite = useE2eSuite(dialect, { env: { REALNAME_SANDBOX_DELAY_MS: '300' } });
   let page: Page;
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
+  let loggedIn = false;
 
   // The viewport only: for a full-page capture Chromium reports a 1×1 viewport for a moment, which the
   // app takes for a phone and answers by moving to its H5 pages in the middle of a step.
-  const shot = (name: string) => page.screenshot({ path: join(shots, `realname-paths-${name}.png`) });
+  const shot = (name: string) => suite.shot(page, `realname-paths-${name}`, { settle: false });
   const visible = (testId: string) => () => page.getByTestId(testId).isVisible();
   const resultStatus = () => page.getByTestId('realname-result').getAttribute('data-status');
   const dropdownName = () => page.getByTestId('user-dropdown-name').textContent();
 
   /** A fresh browser (no storage shared with the previous user) logged in by SMS code on the login page. */
   async function logInAs(mobile: string) {
-    await context?.close();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    await page.goto(`${base}/login`);
+    if (loggedIn) await suite.close(page);
+    page = await suite.desktop();
+    loggedIn = true;
+    await page.goto(`${suite.base}/login`);
     await page.getByTestId('login-mobile').fill(mobile);
     const sentAt = Date.now() - 1_000;
     await page.getByTestId('login-send-code').click();
-    const code = await readSmsCode(base, mobile, sentAt);
+    const code = await suite.smsCode(mobile, sentAt);
     await page.getByTestId('login-code').fill(code);
     await page.getByTestId('login-submit').click();
     await page.waitForURL((url) => url.pathname === '/');
@@ -63,10 +50,9 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
   /** A new user and an organisation of theirs (they are its super administrator, and it is their space). */
   async function orgOfNewUser(uscc = uniqueUscc()) {
     const mobile = uniqueMobile();
-    const personToken = await loginByApi(base, mobile);
+    const personToken = await suite.login(mobile);
     const name = uniqueOrgName();
-    const created = await apiCall<{ accessToken: string; organizeId: string; status: number }>(
-      base,
+    const created = await suite.api<{ accessToken: string; organizeId: string; status: number }>(
       'POST',
       '/v1/organizes/add',
       personToken,
@@ -80,34 +66,20 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
   /** A new user added to the organisation as staff, whose last space (where a login lands) is that organisation. */
   async function staffOf(adminToken: string, orgId: string) {
     const mobile = uniqueMobile();
-    const personToken = await loginByApi(base, mobile);
-    const added = await apiCall<{ status: string }>(base, 'POST', '/v1/organizes/members', adminToken, {
+    const personToken = await suite.login(mobile);
+    const added = await suite.api<{ status: string }>('POST', '/v1/organizes/members', adminToken, {
       mobile,
       roles: ['staff'],
     });
     expect(added.code, added.message).toBe(0);
     expect(added.data.status).toBe('active');
-    const handover = await apiCall(base, 'POST', '/v1/organizes/handover/login', personToken, {
+    const handover = await suite.api('POST', '/v1/organizes/handover/login', personToken, {
       type: 1,
       organizeId: orgId,
     });
     expect(handover.code, handover.message).toBe(0);
     return mobile;
   }
-
-  beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect, { REALNAME_SANDBOX_DELAY_MS: '300' });
-    base = server.base;
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
-  });
 
   describe("legal representative's SMS", () => {
     let org: Awaited<ReturnType<typeof orgOfNewUser>>;
@@ -118,12 +90,12 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
       const staffMobile = await staffOf(org.token, org.orgId);
       // The founder left: no valid super administrator, so a member may take the organisation over by
       // real-name (the API has no call that pauses the last super administrator, so the fixture does).
-      const founder = await server.db
+      const founder = await suite.db
         .selectFrom('persons')
         .select('id')
         .where('mobile', '=', org.mobile)
         .executeTakeFirstOrThrow();
-      await server.db
+      await suite.db
         .updateTable('members')
         .set({ status: 'paused' })
         .where('organization_id', '=', org.orgId)
@@ -131,7 +103,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
         .execute();
       await logInAs(staffMobile);
       await expect.poll(dropdownName, { timeout: 15_000 }).toBe(org.name);
-      await page.goto(`${base}/userCenter/infoEnt`);
+      await page.goto(`${suite.base}/userCenter/infoEnt`);
       const info = page.getByTestId('info-ent-page');
       await expect.poll(() => info.getByText('员工').isVisible(), { timeout: 15_000 }).toBe(true);
       expect(await info.getByText('超级管理员').count()).toBe(0);
@@ -140,7 +112,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
     });
 
     it('sends the code to the legal representative and verifies with it', async () => {
-      await page.goto(`${base}/userCenter/infoEnt/realName`);
+      await page.goto(`${suite.base}/userCenter/infoEnt/realName`);
       await expect.poll(visible('realname-org-form'), { timeout: 15_000 }).toBe(true);
       expect(await page.getByTestId('realname-org-name').inputValue()).toBe(org.name);
       expect(await page.getByTestId('realname-org-uscc').inputValue()).toBe(org.uscc);
@@ -150,7 +122,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
       await page.getByTestId('realname-legal-mobile').fill(legalMobile);
       const sentAt = Date.now() - 1_000;
       await page.getByTestId('realname-send-code').click();
-      const code = await readSmsCode(base, legalMobile, sentAt);
+      const code = await suite.smsCode(legalMobile, sentAt);
       await expect.poll(visible('realname-sandbox')).toBe(true);
       await page.getByTestId('realname-code').fill(code);
       await shot('02-sms-form');
@@ -160,7 +132,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
     });
 
     it('leaves the organisation real-named with the verifier as super administrator', async () => {
-      await page.goto(`${base}/userCenter/infoEnt`);
+      await page.goto(`${suite.base}/userCenter/infoEnt`);
       const info = page.getByTestId('info-ent-page');
       await expect.poll(() => info.getByText('超级管理员').isVisible(), { timeout: 15_000 }).toBe(true);
       expect(await info.getByText('已实名').isVisible()).toBe(true);
@@ -208,7 +180,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
       org = await orgOfNewUser();
       await logInAs(org.mobile);
       await expect.poll(dropdownName, { timeout: 15_000 }).toBe(org.name);
-      await page.goto(`${base}/userCenter/infoEnt/realName`);
+      await page.goto(`${suite.base}/userCenter/infoEnt/realName`);
       const right = await startBank();
       await shot('05-bank-amount');
       const wrong = wrongFor(right);
@@ -236,13 +208,12 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
       await enterAmount(right);
       await expect.poll(resultStatus, { timeout: 20_000 }).toBe('success');
       await shot('08-bank-success');
-      await page.goto(`${base}/userCenter/infoEnt`);
+      await page.goto(`${suite.base}/userCenter/infoEnt`);
       const info = page.getByTestId('info-ent-page');
       await expect.poll(() => info.getByText('已实名').isVisible(), { timeout: 15_000 }).toBe(true);
       // The organisation's records hold the failed flow and the successful one.
       const token = await page.evaluate<string | null>("localStorage.getItem('accessToken')");
-      const records = await apiCall<{ list: { method: string; status: string }[] }>(
-        base,
+      const records = await suite.api<{ list: { method: string; status: string }[] }>(
         'GET',
         '/v1/accounts/auth/records',
         token,
@@ -262,13 +233,12 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
 
     it('makes a real-named organisation whose registry data changed, with a staff member', async () => {
       org = await orgOfNewUser(changedRegistryUscc());
-      const flow = await apiCall<{ flowId: string }>(base, 'POST', '/v1/accounts/auth/flow', org.token, {
+      const flow = await suite.api<{ flowId: string }>('POST', '/v1/accounts/auth/flow', org.token, {
         organizeType: 1,
       });
       expect(flow.code, flow.message).toBe(0);
       const flowId = flow.data.flowId;
-      const submitted = await apiCall<{ sandboxAmountCents: number }>(
-        base,
+      const submitted = await suite.api<{ sandboxAmountCents: number }>(
         'POST',
         `/v1/accounts/auth/${flowId}/organization`,
         org.token,
@@ -282,15 +252,15 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
         },
       );
       expect(submitted.code, submitted.message).toBe(0);
-      const confirmed = await apiCall(base, 'POST', `/v1/accounts/auth/${flowId}/confirmAmount`, org.token, {
+      const confirmed = await suite.api('POST', `/v1/accounts/auth/${flowId}/confirmAmount`, org.token, {
         amountCents: submitted.data.sandboxAmountCents,
       });
       expect(confirmed.code, confirmed.message).toBe(0);
       await expect
         .poll(
           async () =>
-            (await apiCall<{ status: string }>(base, 'GET', `/v1/accounts/auth/${flowId}/result`, org.token))
-              .data.status,
+            (await suite.api<{ status: string }>('GET', `/v1/accounts/auth/${flowId}/result`, org.token)).data
+              .status,
           { timeout: 15_000 },
         )
         .toBe('success');
@@ -322,7 +292,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
     });
 
     it('closing reloads the page without flowId, and the dialog opens again', async () => {
-      await page.goto(`${base}/userCenter/infoEnt?flowId=rnf_done&tab=1`);
+      await page.goto(`${suite.base}/userCenter/infoEnt?flowId=rnf_done&tab=1`);
       await expect.poll(visible('info-change-dialog'), { timeout: 20_000 }).toBe(true);
       const reloaded = page.waitForEvent('load', { timeout: 20_000 });
       await page.locator('.ant-modal-close').click();
@@ -367,9 +337,8 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
       const after = await page.evaluate<string | null>("localStorage.getItem('accessToken')");
       expect(after).not.toBe(before);
       // The old token ended; the new one sees no more changes, so nothing is left to show.
-      expect((await apiCall(base, 'GET', '/v1/accounts/info', before)).code).toBe(225);
-      const check = await apiCall<{ discoverChangedItems: unknown[] }>(
-        base,
+      expect((await suite.api('GET', '/v1/accounts/info', before)).code).toBe(225);
+      const check = await suite.api<{ discoverChangedItems: unknown[] }>(
         'POST',
         '/v1/organizes/discoverChangedItems',
         after,
@@ -378,7 +347,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name paths in the brows
       await page.waitForLoadState('networkidle');
       expect(await tip().count()).toBe(0);
       expect(await dialog().count()).toBe(0);
-      await page.goto(`${base}/userCenter/infoEnt`);
+      await page.goto(`${suite.base}/userCenter/infoEnt`);
       await expect
         .poll(() => page.getByTestId('info-org-name').textContent(), { timeout: 15_000 })
         .toBe(`${org.name}（变更后）`);

@@ -1,22 +1,9 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveByApi, operatorTokenByApi, sealOrgByApi, type SealOrg } from './seal-support';
-import {
-  type E2eServer,
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  loginByApi,
-  MOTION,
-  mustCallApi,
-  openSignedIn,
-  ROOT,
-  startE2eServer,
-  uniqueMobile,
-  PAGE_DIALECTS,
-} from './support';
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
+import { sealOrgByApi, type SealOrg } from './seal-support';
+import { HAS_CHROMIUM, MOTION, uniqueMobile, PAGE_DIALECTS } from './support';
 
 /**
  * Applying for seals in a real browser against the real server: the administrator of a real-named
@@ -31,17 +18,11 @@ import {
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  let adminContext: BrowserContext;
-  let legalContext: BrowserContext;
-  let personContext: BrowserContext;
+  const suite = useE2eSuite(dialect);
   let admin: Page;
   let org: SealOrg;
   let draftNo = '';
   let submittedNo = '';
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
   const shot = async (page: Page, name: string) => {
     await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
@@ -49,13 +30,11 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
     await expect
       .poll(() => page.locator('.ant-spin-spinning, .ant-spin-blur').count(), { timeout: 15_000 })
       .toBe(0);
-    await page.screenshot({ path: join(shots, `seal-apply-${name}.png`), fullPage: true });
+    await suite.shot(page, `seal-apply-${name}`, { fullPage: true, settle: false });
   };
   const row = (page: Page, applyNo: string) =>
     page.locator(`[data-testid="apply-row"][data-id="${applyNo}"]`);
-  const newContext = () =>
-    browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', acceptDownloads: true });
-  const watchErrors = (page: Page) => page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  const newPage = () => suite.desktop({ acceptDownloads: true });
 
   /** Picks a kind once the server said the space may apply for it, and waits for its form. */
   const pickKind = async (page: Page, kind: string) => {
@@ -66,33 +45,18 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
   };
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect);
-    ({ base } = server);
     // Production as a job, so the detail page has progress to follow.
-    await server.db.deleteFrom('config_values').where('code', '=', 'ASYNCHRONOUS_SEAL_MAKE').execute();
-    await server.db
+    await suite.db.deleteFrom('config_values').where('code', '=', 'ASYNCHRONOUS_SEAL_MAKE').execute();
+    await suite.db
       .insertInto('config_values')
       .values({ code: 'ASYNCHRONOUS_SEAL_MAKE', value: 'true', file_key: null, is_public: false })
       .execute();
-    org = await sealOrgByApi(server);
-    browser = await launchChromium();
-    adminContext = await newContext();
-    admin = await adminContext.newPage();
-    watchErrors(admin);
-  });
-
-  afterAll(async () => {
-    await adminContext?.close();
-    await legalContext?.close();
-    await personContext?.close();
-    await browser?.close();
-    await server?.close();
+    org = await sealOrgByApi(suite.server);
+    admin = await newPage();
   });
 
   it('the administrator previews a contract seal, downloads seal.png and saves a draft', async () => {
-    await openSignedIn(admin, base, org.admin, '/sealService/applySeal');
+    await suite.openSignedIn(admin, org.admin, '/sealService/applySeal');
     await expect
       .poll(() => admin.getByTestId('apply-kind-picker').isVisible(), { timeout: 20_000 })
       .toBe(true);
@@ -130,8 +94,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
     await expect.poll(() => result.getAttribute('data-status'), { timeout: 15_000 }).toBe('preCreated');
     draftNo = (await result.getAttribute('data-apply-no')) ?? '';
     expect(draftNo).not.toBe('');
-    const saved = await mustCallApi<{ status: string; sealType: number; carrier: string }>(
-      base,
+    const saved = await suite.mustApi<{ status: string; sealType: number; carrier: string }>(
       'GET',
       `/v1/seals/sealApply/${draftNo}`,
       org.admin,
@@ -207,7 +170,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
   });
 
   it('once approved, the administrator sends a claim link and the legal representative may claim', async () => {
-    await approveByApi(base, await operatorTokenByApi(base), 'sealApply', submittedNo);
+    await suite.approve('sealApply', submittedNo);
     await admin.getByTestId('apply-refresh').click();
     await expect
       .poll(() => row(admin, submittedNo).getAttribute('data-status'), { timeout: 15_000 })
@@ -220,7 +183,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
     const url = admin.getByTestId('claim-link-url');
     await expect.poll(() => url.isVisible(), { timeout: 15_000 }).toBe(true);
     const link = new URL(await url.inputValue());
-    expect(link.origin).toBe(base);
+    expect(link.origin).toBe(suite.base);
     expect(link.pathname).toBe('/getSealFlow');
     expect(link.searchParams.get('getSealFlowId')).toMatch(/^gsf/);
     expect(link.searchParams.get('sig')).toBeTruthy();
@@ -229,10 +192,8 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
     await admin.getByTestId('claim-link-close').click();
     await expect.poll(() => url.isVisible()).toBe(false);
 
-    legalContext = await newContext();
-    const legal = await legalContext.newPage();
-    watchErrors(legal);
-    await openSignedIn(legal, base, org.legal, '/sealService/applyRecordList');
+    const legal = await newPage();
+    await suite.openSignedIn(legal, org.legal, '/sealService/applyRecordList');
     await expect.poll(() => row(legal, submittedNo).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await row(legal, submittedNo).getByTestId('apply-action-sendLink').count()).toBe(0);
     await row(legal, submittedNo).getByTestId('apply-action-claim').click();
@@ -257,9 +218,8 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
 
   it('a claimed seal made as a job: the detail follows its progress to the made seal', async () => {
     // The job waits in its queue while the runner is paused, as on a busy system.
-    await server.app.jobs.stop();
-    const claimed = await mustCallApi<{ async: boolean; list: { receiveStatus: string }[] }>(
-      base,
+    await suite.server.app.jobs.stop();
+    const claimed = await suite.mustApi<{ async: boolean; list: { receiveStatus: string }[] }>(
       'POST',
       '/v1/seals/activeFlow',
       org.legal,
@@ -272,7 +232,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
     expect(await admin.getByTestId('apply-step-claimed').getAttribute('data-state')).toBe('done');
     await shot(admin, '07-detail-making');
 
-    server.app.jobs.start();
+    suite.server.app.jobs.start();
     const detail = admin.getByTestId('apply-detail-page');
     await expect.poll(() => detail.getAttribute('data-status'), { timeout: 60_000 }).toBe('made');
     await expect.poll(() => making.getAttribute('data-state'), { timeout: 15_000 }).toBe('done');
@@ -295,23 +255,20 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
 
   it('a real-named person draws a hand-drawn seal on the pad and applies for it', async () => {
     const mobile = uniqueMobile();
-    const token = await loginByApi(base, mobile);
-    const info = await mustCallApi<{ userInfoPerson: { accountId: string } }>(
-      base,
+    const token = await suite.login(mobile);
+    const info = await suite.mustApi<{ userInfoPerson: { accountId: string } }>(
       'GET',
       '/v1/accounts/info',
       token,
     );
-    await server.db
+    await suite.db
       .updateTable('persons')
       .set({ real_name_status: 1, name: '李雷' })
       .where('id', '=', info.userInfoPerson.accountId)
       .execute();
 
-    personContext = await newContext();
-    const person = await personContext.newPage();
-    watchErrors(person);
-    await openSignedIn(person, base, token, '/sealService/applySeal');
+    const person = await newPage();
+    await suite.openSignedIn(person, token, '/sealService/applySeal');
     // The personal space offers the personal kinds only.
     await expect
       .poll(() => person.getByTestId('apply-kind-group-personal').isVisible(), { timeout: 20_000 })
@@ -364,8 +321,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
     const result = person.getByTestId('apply-result');
     await expect.poll(() => result.getAttribute('data-status'), { timeout: 15_000 }).toBe('pendingReview');
     const applyNo = (await result.getAttribute('data-apply-no')) ?? '';
-    const order = await mustCallApi<{ sealKind: string; sealName: string; organizeId: string | null }>(
-      base,
+    const order = await suite.mustApi<{ sealKind: string; sealName: string; organizeId: string | null }>(
       'GET',
       `/v1/seals/sealApply/${applyNo}`,
       token,
@@ -374,7 +330,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal applications in the bro
     await shot(person, '10-hand-drawn-result');
 
     // A person claims their own seal: no claim link to send.
-    await approveByApi(base, await operatorTokenByApi(base), 'sealApply', applyNo);
+    await suite.approve('sealApply', applyNo);
     await person.getByTestId('apply-result-records').click();
     await expect
       .poll(() => row(person, applyNo).getAttribute('data-status'), { timeout: 15_000 })

@@ -1,21 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DEMO_OPERATOR } from '../apps/server/src/modules/operators/seed-operator';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
 import { madeSealByApi, sealOrgByApi, type SealOrg } from './seal-support';
-import {
-  type E2eServer,
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  mustCallApi,
-  openSignedIn,
-  ROOT,
-  startE2eServer,
-  PAGE_DIALECTS,
-} from './support';
+import { HAS_CHROMIUM, PAGE_DIALECTS } from './support';
 
 /**
  * The grantee's page and the operator's seal-change queue against the real server: an administrator who
@@ -27,32 +14,18 @@ const OWN_GRANTS = 13;
 const PAGE_SIZE = 12;
 
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('own grants and the seal-change queue (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const suite = useE2eSuite(dialect);
   let org: SealOrg;
   let sealCode = '';
   let staffGrant = '';
   let appGrant = '';
   const ownGrants: string[] = [];
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
-  const shot = async (page: Page, name: string) => {
-    await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-    await page.screenshot({ path: join(shots, `seal-auth-mine-${name}.png`), fullPage: true });
-  };
+  const shot = (page: Page, name: string) => suite.shot(page, `seal-auth-mine-${name}`, { fullPage: true });
   const visible = (page: Page, testId: string) => () => page.getByTestId(testId).first().isVisible();
-  const newPage = async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    return page;
-  };
+  const newPage = () => suite.desktop();
   const grant = async (grantee: { type: 'member' | 'app'; id: string }) => {
-    const r = await mustCallApi<{ list: { authCode: string }[] }>(
-      base,
+    const r = await suite.mustApi<{ list: { authCode: string }[] }>(
       'POST',
       '/v1/sealAuth/addSealAuth',
       org.admin,
@@ -67,28 +40,17 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('own grants and the seal-chan
       .evaluateAll((els) => els.map((el) => el.getAttribute('data-id') ?? ''));
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect);
-    ({ base } = server);
-    org = await sealOrgByApi(server);
-    ({ sealCode } = await madeSealByApi(server, org));
-    const me = await mustCallApi<{ memberId: string }>(base, 'GET', '/v1/accounts/info', org.admin);
+    org = await sealOrgByApi(suite.server);
+    ({ sealCode } = await madeSealByApi(suite.server, org));
+    const me = await suite.mustApi<{ memberId: string }>('GET', '/v1/accounts/info', org.admin);
     staffGrant = await grant({ type: 'member', id: org.staffMemberId });
     for (let i = 0; i < OWN_GRANTS; i++) ownGrants.push(await grant({ type: 'member', id: me.memberId }));
     appGrant = await grant({ type: 'app', id: 'app_erp' });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await server?.close();
   });
 
   it('an administrator sees only the grants made to them on /sealAuth, page by page', async () => {
     const admin = await newPage();
-    await openSignedIn(admin, base, org.admin, '/sealAuth');
+    await suite.openSignedIn(admin, org.admin, '/sealAuth');
     await expect.poll(visible(admin, 'seal-auth-all'), { timeout: 20_000 }).toBe(true);
     expect(await admin.getByTestId('seal-auth-all').getAttribute('data-total')).toBe(String(OWN_GRANTS));
     await expect.poll(() => shownGrants(admin)).toHaveLength(PAGE_SIZE);
@@ -108,26 +70,21 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('own grants and the seal-chan
 
   it('the staff member sees only their own grant and no pager', async () => {
     const staff = await newPage();
-    await openSignedIn(staff, base, org.staff, '/sealAuth');
+    await suite.openSignedIn(staff, org.staff, '/sealAuth');
     await expect.poll(visible(staff, 'seal-auth-all'), { timeout: 20_000 }).toBe(true);
     await expect.poll(() => shownGrants(staff)).toEqual([staffGrant]);
     expect(await staff.getByTestId('seal-auth-pager').count()).toBe(0);
   });
 
   it('the console’s seal-changes tab names the organisation and the applicant', async () => {
-    const change = await mustCallApi<{ changeNo: string }>(
-      base,
+    const change = await suite.mustApi<{ changeNo: string }>(
       'POST',
       '/v1/sealChanges/applySealChange',
       org.admin,
       { sealCode, sealType: 1, reason: '更换印章样式' },
     );
     const operator = await newPage();
-    await operator.goto(`${base}/manage/login`);
-    await expect.poll(visible(operator, 'manage-login-username'), { timeout: 15_000 }).toBe(true);
-    await operator.getByTestId('manage-login-username').fill(DEMO_OPERATOR.username);
-    await operator.getByTestId('manage-login-password').fill(DEMO_OPERATOR.password);
-    await operator.getByTestId('manage-login-submit').click();
+    await suite.loginOperator(operator);
     await expect.poll(visible(operator, 'manage-tab-sealChange'), { timeout: 15_000 }).toBe(true);
     await operator.getByTestId('manage-tab-sealChange').click();
     const row = operator.locator(`[data-testid="manage-queue-row"][data-id="${change.changeNo}"]`);
@@ -136,8 +93,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('own grants and the seal-chan
     expect(await owner.textContent()).toBe(org.orgName);
     expect(await owner.getAttribute('data-personal')).toBe('false');
     expect(await row.getByTestId('manage-seal-code').textContent()).toContain(sealCode);
-    const applicant = await mustCallApi<{ userInfoPerson: { name: string } }>(
-      base,
+    const applicant = await suite.mustApi<{ userInfoPerson: { name: string } }>(
       'GET',
       '/v1/accounts/info',
       org.admin,

@@ -1,22 +1,10 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { messageFor } from '@openseal/core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { consumeAuthorization } from '../apps/server/src/modules/seals/seal-authorizations.service';
+import { useE2eSuite } from './fixtures';
 import { madeSealByApi, sealOrgByApi, type SealOrg } from './seal-support';
-import {
-  type E2eServer,
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  mustCallApi,
-  openSignedIn,
-  ROOT,
-  startE2eServer,
-  PAGE_DIALECTS,
-} from './support';
+import { HAS_CHROMIUM, PAGE_DIALECTS } from './support';
 
 /**
  * Seal authorisation in a real browser against the real server: the administrator grants a made seal to a
@@ -31,33 +19,25 @@ const dayText = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(
 const DAY = 86_400_000;
 
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  let adminContext: BrowserContext;
-  let staffContext: BrowserContext;
-  let phoneContext: BrowserContext;
+  const suite = useE2eSuite(dialect);
   let admin: Page;
   let staff: Page;
   let org: SealOrg;
   let sealCode = '';
   let sealName = '';
   let authCode = '';
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
   const start = new Date();
   const end = new Date(Date.now() + 30 * DAY);
 
-  const shot = async (page: Page, name: string, fullPage = false) => {
-    await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-    await page.screenshot({ path: join(shots, `seal-authorize-${name}.png`), fullPage });
-  };
+  const shot = (page: Page, name: string, fullPage = false) =>
+    suite.shot(page, `seal-authorize-${name}`, { fullPage });
   const visible = (page: Page, testId: string) => () => page.getByTestId(testId).first().isVisible();
   const row = (page: Page, code: string) => page.locator(`[data-testid="authz-row"][data-id="${code}"]`);
   const toastText = (page: Page) => page.locator('.ant-message-notice').allInnerTexts();
   /** One use of the seal by the staff member, as the signing module takes it. */
   const useSeal = () =>
-    server.db.transaction().execute((tx) =>
-      consumeAuthorization(tx, server.app.evidence, {
+    suite.db.transaction().execute((tx) =>
+      consumeAuthorization(tx, suite.server.app.evidence, {
         sealCode,
         organizationId: org.organizeId,
         grantee: { type: 'member', id: org.staffMemberId },
@@ -67,36 +47,13 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the br
   const detailUses = (page: Page) => page.getByTestId('authz-detail-uses').getByTestId('authz-uses');
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect);
-    ({ base } = server);
-    org = await sealOrgByApi(server);
-    ({ sealCode } = await madeSealByApi(server, org));
-    sealName = (await mustCallApi<{ name: string }>(base, 'GET', `/v1/seals/${sealCode}`, org.admin)).name;
+    org = await sealOrgByApi(suite.server);
+    ({ sealCode } = await madeSealByApi(suite.server, org));
+    sealName = (await suite.mustApi<{ name: string }>('GET', `/v1/seals/${sealCode}`, org.admin)).name;
 
-    browser = await launchChromium();
-    adminContext = await browser.newContext({ viewport: { width: 1440, height: 1000 }, locale: 'zh-CN' });
-    staffContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    phoneContext = await browser.newContext({
-      viewport: { width: 375, height: 812 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-      locale: 'zh-CN',
-    });
-    admin = await adminContext.newPage();
-    staff = await staffContext.newPage();
-    for (const page of [admin, staff]) page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    await openSignedIn(admin, base, org.admin, '/sealService/authorizeMng');
-  });
-
-  afterAll(async () => {
-    await adminContext?.close();
-    await staffContext?.close();
-    await phoneContext?.close();
-    await browser?.close();
-    await server?.close();
+    admin = await suite.desktop({ viewport: { width: 1280, height: 1000 } });
+    staff = await suite.desktop();
+    await suite.openSignedIn(admin, org.admin, '/sealService/authorizeMng');
   });
 
   it('the list starts empty, with a way to a new authorisation', async () => {
@@ -166,8 +123,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the br
     expect(await admin.getByTestId('authz-usable').getAttribute('data-usable')).toBe('true');
 
     // What the server keeps is what the form said.
-    const kept = await mustCallApi<{ usesLimit: number; validTo: string; granteeId: string }>(
-      base,
+    const kept = await suite.mustApi<{ usesLimit: number; validTo: string; granteeId: string }>(
       'GET',
       `/v1/sealAuth/sealAuthDetail/${authCode}`,
       org.admin,
@@ -178,7 +134,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the br
   });
 
   it('the list shows it in effect with 3 of 3 uses', async () => {
-    await admin.goto(`${base}/sealService/authorizeMng`);
+    await admin.goto(`${suite.base}/sealService/authorizeMng`);
     const r = row(admin, authCode);
     await expect.poll(() => r.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await r.getAttribute('data-status')).toBe('inEffect');
@@ -199,7 +155,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the br
 
   it('the remaining uses fall as the seal is used', async () => {
     expect(await useSeal()).toEqual({ authCode, usesRemaining: 2 });
-    await admin.goto(`${base}/sealService/authorizeDetail?authCode=${authCode}`);
+    await admin.goto(`${suite.base}/sealService/authorizeDetail?authCode=${authCode}`);
     await expect.poll(() => detailUses(admin).getAttribute('data-remaining'), { timeout: 15_000 }).toBe('2');
     expect(await admin.getByTestId('authz-detail-uses').innerText()).toContain('已使用 1 次');
   });
@@ -220,7 +176,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the br
   });
 
   it('the staff member sees the seal on /sealAuth, on a desktop and on a phone', async () => {
-    await openSignedIn(staff, base, org.staff, '/sealAuth');
+    await suite.openSignedIn(staff, org.staff, '/sealAuth');
     const card = staff.locator(`[data-testid="seal-auth-card"][data-id="${authCode}"]`);
     await expect.poll(() => card.isVisible(), { timeout: 20_000 }).toBe(true);
     expect(await card.getAttribute('data-seal-code')).toBe(sealCode);
@@ -230,8 +186,8 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the br
     expect(await own.isVisible()).toBe(true);
     await shot(staff, '07-seal-auth', true);
 
-    const phone = await phoneContext.newPage();
-    await openSignedIn(phone, base, org.staff, '/sealAuth');
+    const phone = await suite.phone({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 });
+    await suite.openSignedIn(phone, org.staff, '/sealAuth');
     const phoneCard = phone.locator(`[data-testid="seal-auth-card"][data-id="${authCode}"]`);
     await expect.poll(() => phoneCard.isVisible(), { timeout: 20_000 }).toBe(true);
     expect(new URL(phone.url()).pathname).toBe('/sealAuth');
@@ -246,24 +202,23 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the br
     expect(content.scroll).toBeLessThanOrEqual(375);
     expect(content.right).toBeLessThanOrEqual(375);
     await shot(phone, '08-seal-auth-phone', true);
-    await phone.close();
+    await suite.close(phone);
   });
 
   it('a refused termination shows the server’s catalogued message', async () => {
     // A second grant, ended elsewhere while the administrator's list still offers to end it.
-    const other = await mustCallApi<{ list: { authCode: string }[] }>(
-      base,
+    const other = await suite.mustApi<{ list: { authCode: string }[] }>(
       'POST',
       '/v1/sealAuth/addSealAuth',
       org.admin,
       { sealCode, grantees: [{ type: 'app', id: 'app_demo_01' }], appRange: [] },
     );
     const otherCode = other.list[0]!.authCode;
-    await admin.goto(`${base}/sealService/authorizeMng`);
+    await admin.goto(`${suite.base}/sealService/authorizeMng`);
     const r = row(admin, otherCode);
     await expect.poll(() => r.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await r.getByTestId('authz-grantee').getAttribute('data-grantee-type')).toBe('app');
-    await mustCallApi(base, 'POST', `/v1/sealAuth/cancelAuth/${otherCode}`, org.admin, {});
+    await suite.mustApi('POST', `/v1/sealAuth/cancelAuth/${otherCode}`, org.admin, {});
     await r.getByTestId('authz-cancel').click();
     await admin.getByTestId('authz-cancel-dialog-confirm').click();
     await expect
@@ -273,7 +228,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the br
 
   it('terminates the grant: terminated in the list and detail, gone from the staff member’s seals', async () => {
     await admin.getByTestId('authz-cancel-dialog-cancel').click();
-    await admin.goto(`${base}/sealService/authorizeMng`);
+    await admin.goto(`${suite.base}/sealService/authorizeMng`);
     const r = row(admin, authCode);
     await expect.poll(() => r.isVisible(), { timeout: 15_000 }).toBe(true);
     await r.getByTestId('authz-cancel').click();
@@ -301,10 +256,10 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal authorisation in the br
   });
 
   it('the staff member, without the authorise permission, cannot grant', async () => {
-    await staff.goto(`${base}/sealService/authorizeCreate?sealCode=${sealCode}`);
+    await staff.goto(`${suite.base}/sealService/authorizeCreate?sealCode=${sealCode}`);
     await expect.poll(visible(staff, 'authz-no-permission'), { timeout: 15_000 }).toBe(true);
     // And the server says the same when asked directly.
-    const refused = await fetch(`${base}/v1/sealAuth/addSealAuth`, {
+    const refused = await fetch(`${suite.base}/v1/sealAuth/addSealAuth`, {
       method: 'POST',
       headers: {
         'x-access-token': org.staff,

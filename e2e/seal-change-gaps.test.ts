@@ -1,22 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveByApi, madeSealByApi, operatorTokenByApi, sealOrgByApi, type SealOrg } from './seal-support';
-import {
-  type E2eServer,
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  mustCallApi,
-  openSelect,
-  openSignedIn,
-  ROOT,
-  startE2eServer,
-  PAGE_DIALECTS,
-} from './support';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
+import { madeSealByApi, sealOrgByApi, type SealOrg } from './seal-support';
+import { HAS_CHROMIUM, openSelect, PAGE_DIALECTS } from './support';
 
 /**
  * Seal changes of a custom kind in a real browser against the real server: the administrator of a
@@ -29,24 +16,19 @@ import {
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
   'custom-kind seal changes in the browser (%s)',
   (dialect) => {
-    let server: E2eServer;
-    let base = '';
-    let browser: Browser;
-    let context: BrowserContext;
+    const suite = useE2eSuite(dialect);
     let page: Page;
     let org: SealOrg;
     let sealCode = '';
     let originalSha = '';
-    const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
     const shot = async (name: string) => {
-      await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
       await expect.poll(() => page.locator('.ant-spin-spinning').count(), { timeout: 10_000 }).toBe(0);
-      await page.screenshot({ path: join(shots, `seal-change-gaps-${name}.png`), fullPage: false });
+      await suite.shot(page, `seal-change-gaps-${name}`);
     };
     /** The sha-256 of what an image address serves, fetched with the page's own session. */
     const shaOf = async (url: string) => {
-      const res = await page.request.get(new URL(url, base).toString());
+      const res = await page.request.get(new URL(url, suite.base).toString());
       expect(res.status()).toBe(200);
       return createHash('sha256')
         .update(await res.body())
@@ -55,30 +37,17 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
     const imageSrc = (testId: string) => page.getByTestId(testId).locator('img').getAttribute('src');
 
     beforeAll(async () => {
-      ensureWebBuilt();
-      await mkdir(shots, { recursive: true });
-      server = await startE2eServer(dialect);
-      ({ base } = server);
-      org = await sealOrgByApi(server);
-      ({ sealCode } = await madeSealByApi(server, org, {
+      org = await sealOrgByApi(suite.server);
+      ({ sealCode } = await madeSealByApi(suite.server, org, {
         sealKind: 'department',
         sealType: 0,
         title: '人事部',
       }));
 
-      browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-      page = await context.newPage();
-      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-      await openSignedIn(page, base, org.admin, `/sealService/mySealList?sealCode=${sealCode}`);
-      const seal = await mustCallApi<{ imageUrl: string }>(base, 'GET', `/v1/seals/${sealCode}`, org.admin);
+      page = await suite.desktop();
+      await suite.openSignedIn(page, org.admin, `/sealService/mySealList?sealCode=${sealCode}`);
+      const seal = await suite.mustApi<{ imageUrl: string }>('GET', `/v1/seals/${sealCode}`, org.admin);
       originalSha = await shaOf(seal.imageUrl);
-    });
-
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
     });
 
     it('the change dialog of a department seal offers the custom configuration’s styles', async () => {
@@ -112,7 +81,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
     it('an approved change still shows the replaced impression beside the new one', async () => {
       const changeNo = new URL(page.url()).searchParams.get('changeNo') ?? '';
       expect(changeNo).not.toBe('');
-      await approveByApi(base, await operatorTokenByApi(base), 'sealChange', changeNo);
+      await suite.approve('sealChange', changeNo);
       await page.reload();
       await expect
         .poll(() => page.getByTestId('change-detail-page').getAttribute('data-status'), { timeout: 15_000 })
@@ -136,8 +105,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
               }),
           )
           .toBe(true);
-      const seal = await mustCallApi<{ imageUrl: string; sealType: number }>(
-        base,
+      const seal = await suite.mustApi<{ imageUrl: string; sealType: number }>(
         'GET',
         `/v1/seals/${sealCode}`,
         org.admin,

@@ -1,8 +1,6 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_OPERATOR } from '../apps/server/src/modules/operators/seed-operator';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
 import {
   approveByApi,
   expireSealIn,
@@ -11,19 +9,7 @@ import {
   sealOrgByApi,
   type SealOrg,
 } from './seal-support';
-import {
-  apiCall,
-  type E2eServer,
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  mustCallApi,
-  openSignedIn,
-  ROOT,
-  startE2eServer,
-  PAGE_DIALECTS,
-} from './support';
+import { HAS_CHROMIUM, mustCallApi, openSignedIn, startE2eServer, PAGE_DIALECTS } from './support';
 
 /**
  * The seal-collection flow, the operator's seal queue and the seal-expiry tip in a real browser against
@@ -39,11 +25,8 @@ import {
 const RECORDS = '/sealService/applyRecordList';
 
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
+  const suite = useE2eSuite(dialect);
   let org: SealOrg;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
   let operator: Page;
   let admin: Page;
   let legal: Page;
@@ -51,54 +34,28 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
   let applyNo = '';
   let claimPath = '';
   let sealCode = '';
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
-  const shot = async (page: Page, name: string) => {
-    await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-    // From the top: a full-page picture of a scrolled page repeats the sticky header mid-page.
-    await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: join(shots, `seal-flow-${name}.png`), fullPage: true });
-  };
+  const shot = (page: Page, name: string) =>
+    suite.shot(page, `seal-flow-${name}`, { fullPage: true, top: true });
   const visible = (page: Page, testId: string) => () => page.getByTestId(testId).first().isVisible();
   const pathOf = (page: Page) => new URL(page.url()).pathname;
-  const newPage = async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    return page;
-  };
+  const newPage = () => suite.desktop();
   const workOrder = (token: string, no: string) =>
-    mustCallApi<{ status: string; receiveStatus: string }>(base, 'GET', `/v1/seals/sealApply/${no}`, token);
+    suite.mustApi<{ status: string; receiveStatus: string }>('GET', `/v1/seals/sealApply/${no}`, token);
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect);
-    ({ base } = server);
-    org = await sealOrgByApi(server);
-    browser = await launchChromium();
+    org = await sealOrgByApi(suite.server);
     operator = await newPage();
     admin = await newPage();
     legal = await newPage();
     staff = await newPage();
   });
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await server?.close();
-  });
-
   it('the operator approves a seal application in the console’s seal-applications tab', async () => {
-    ({ applyNo } = await mustCallApi<{ applyNo: string }>(base, 'POST', '/v1/seals/sealApply', org.admin, {
+    ({ applyNo } = await suite.mustApi<{ applyNo: string }>('POST', '/v1/seals/sealApply', org.admin, {
       sealKind: 'contract',
     }));
-    await operator.goto(`${base}/manage/login`);
-    await expect.poll(visible(operator, 'manage-login-username'), { timeout: 15_000 }).toBe(true);
-    await operator.getByTestId('manage-login-username').fill(DEMO_OPERATOR.username);
-    await operator.getByTestId('manage-login-password').fill(DEMO_OPERATOR.password);
-    await operator.getByTestId('manage-login-submit').click();
+    await suite.loginOperator(operator);
     await expect.poll(visible(operator, 'manage-tab-sealApply'), { timeout: 15_000 }).toBe(true);
     await operator.getByTestId('manage-tab-sealApply').click();
     const row = operator.locator(`[data-testid="manage-queue-row"][data-id="${applyNo}"]`);
@@ -125,7 +82,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
   });
 
   it('the administrator, not the legal representative, is told to send a claim link, and makes one', async () => {
-    await openSignedIn(admin, base, org.admin, `/getSealFlow?applyNo=${applyNo}`);
+    await suite.openSignedIn(admin, org.admin, `/getSealFlow?applyNo=${applyNo}`);
     await admin.waitForURL((url) => url.pathname === '/getSealResultOnlyLegal', { timeout: 15_000 });
     expect(new URL(admin.url()).searchParams.get('applyNo')).toBe(applyNo);
     await expect.poll(visible(admin, 'seal-flow-header')).toBe(true);
@@ -144,17 +101,17 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
   });
 
   it('a tampered or expired link leads to the no-result page with the reason', async () => {
-    const link = new URL(claimPath, base);
+    const link = new URL(claimPath, suite.base);
     link.searchParams.set('sig', `${link.searchParams.get('sig')}0`);
-    await openSignedIn(legal, base, org.legal, `${link.pathname}${link.search}`);
+    await suite.openSignedIn(legal, org.legal, `${link.pathname}${link.search}`);
     await legal.waitForURL((url) => url.pathname === '/noGetSealResult', { timeout: 15_000 });
     expect(await legal.getByTestId('flow-result-reason').getAttribute('data-reason')).toBe('linkInvalid');
     expect(await legal.getByTestId('flow-result-reason').textContent()).toContain('领章链接无效或已过期');
     await shot(legal, '04-link-invalid');
 
-    const expired = new URL(claimPath, base);
+    const expired = new URL(claimPath, suite.base);
     expired.searchParams.set('expires', String(Math.floor(Date.now() / 1000) - 60));
-    await legal.goto(`${base}${expired.pathname}${expired.search}`);
+    await legal.goto(`${suite.base}${expired.pathname}${expired.search}`);
     await legal.waitForURL((url) => url.pathname === '/noGetSealResult', { timeout: 15_000 });
     expect(await legal.getByTestId('flow-result-reason').getAttribute('data-reason')).toBe('linkInvalid');
     // The reason stays on reload: it is in the address.
@@ -164,7 +121,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
   });
 
   it('a member without the claim permission is refused', async () => {
-    await openSignedIn(staff, base, org.staff, `/getSealFlow?applyNo=${applyNo}`);
+    await suite.openSignedIn(staff, org.staff, `/getSealFlow?applyNo=${applyNo}`);
     await staff.waitForURL((url) => url.pathname === '/noGetSealAuthResult', { timeout: 15_000 });
     expect(await staff.getByTestId('flow-result-reason').getAttribute('data-reason')).toBe(
       'noClaimPermission',
@@ -173,7 +130,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
   });
 
   it('the legal representative opens the link, must accept the agreement, claims, and sees the seal made', async () => {
-    await legal.goto(`${base}${claimPath}`);
+    await legal.goto(`${suite.base}${claimPath}`);
     await expect.poll(visible(legal, 'flow-claim-page'), { timeout: 15_000 }).toBe(true);
     expect(await legal.getByTestId('flow-org-name').textContent()).toBe(org.orgName);
     const card = legal.locator(`[data-testid="flow-seal"][data-id="${applyNo}"]`);
@@ -206,8 +163,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
     await expect.poll(() => made.getByTestId('flow-made-image').isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await legal.getByTestId('flow-result-title').textContent()).toBe('印章领取成功');
     await shot(legal, '08-made');
-    const seal = await mustCallApi<{ status: string; certStatus: string }>(
-      base,
+    const seal = await suite.mustApi<{ status: string; certStatus: string }>(
       'GET',
       `/v1/seals/${sealCode}`,
       org.admin,
@@ -218,21 +174,21 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
     await legal.reload();
     await expect.poll(() => made.isVisible(), { timeout: 15_000 }).toBe(true);
     // The used link now shows the result instead of a second claim.
-    await legal.goto(`${base}${claimPath}`);
+    await legal.goto(`${suite.base}${claimPath}`);
     await legal.waitForURL((url) => url.pathname === '/getSealResult', { timeout: 15_000 });
   });
 
   it('an application still under review shows the manual-review result', async () => {
-    const pending = await mustCallApi<{ applyNo: string }>(base, 'POST', '/v1/seals/sealApply', org.admin, {
+    const pending = await suite.mustApi<{ applyNo: string }>('POST', '/v1/seals/sealApply', org.admin, {
       sealKind: 'finance',
     });
-    await admin.goto(`${base}/getSealFlow?applyNo=${pending.applyNo}`);
+    await admin.goto(`${suite.base}/getSealFlow?applyNo=${pending.applyNo}`);
     await admin.waitForURL((url) => url.pathname === '/getArtificialSealtResult', { timeout: 15_000 });
     const item = admin.locator(`[data-testid="flow-review-item"][data-id="${pending.applyNo}"]`);
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 15_000 }).toBe('pendingReview');
     expect(await admin.getByTestId('flow-result-title').textContent()).toBe('已提交人工审核');
     await shot(admin, '09-manual-review');
-    await mustCallApi(base, 'POST', `/v1/seals/sealApply/revoke/${pending.applyNo}`, org.admin, {});
+    await suite.mustApi('POST', `/v1/seals/sealApply/revoke/${pending.applyNo}`, org.admin, {});
   });
 
   it('with production as a job, the waiting page follows the progress to the end', async () => {
@@ -299,11 +255,11 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
   });
 
   it('the expiry tip names the soonest certificate, renews at my seal list, and closes to the next', async () => {
-    const second = await madeSealByApi(server, org, { sealKind: 'invoice' });
-    await expireSealIn(server, sealCode, 10);
-    await expireSealIn(server, second.sealCode, 20);
+    const second = await madeSealByApi(suite.server, org, { sealKind: 'invoice' });
+    await expireSealIn(suite.server, sealCode, 10);
+    await expireSealIn(suite.server, second.sealCode, 20);
 
-    await admin.goto(`${base}${RECORDS}`);
+    await admin.goto(`${suite.base}${RECORDS}`);
     const tip = admin.getByTestId('seal-expiry-tip');
     await expect.poll(() => tip.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await tip.getAttribute('data-seal-code')).toBe(sealCode);
@@ -317,12 +273,12 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
     admin.on('request', (r) => {
       if (r.url().includes('/v1/sealRemind/getLastRemind')) asked.push(r.url());
     });
-    await admin.goto(`${base}/makeUKey`);
+    await admin.goto(`${suite.base}/makeUKey`);
     await admin.waitForLoadState('networkidle');
     expect(await tip.count()).toBe(0);
     expect(asked).toHaveLength(0);
 
-    await admin.goto(`${base}${RECORDS}`);
+    await admin.goto(`${suite.base}${RECORDS}`);
     await expect.poll(() => tip.isVisible(), { timeout: 15_000 }).toBe(true);
     await admin.getByTestId('seal-expiry-tip-renew').click();
     await admin.waitForURL((url) => url.pathname === '/sealService/mySealList');
@@ -331,7 +287,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
     await expect.poll(() => tip.isVisible()).toBe(true);
     await expect.poll(() => admin.getByTestId('seal-expiry-tip-renew').count()).toBe(0);
     // The list opens the seal's own panel there; the tip is closed from another page.
-    await admin.goto(`${base}${RECORDS}`);
+    await admin.goto(`${suite.base}${RECORDS}`);
     await expect.poll(() => tip.isVisible(), { timeout: 15_000 }).toBe(true);
 
     await admin.getByTestId('seal-expiry-tip-close').click();
@@ -344,7 +300,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
     await admin.waitForLoadState('networkidle');
     expect(await tip.count()).toBe(0);
     // Closing is per person: the legal representative still sees the first tip.
-    await legal.goto(`${base}/`);
+    await legal.goto(`${suite.base}/`);
     await expect.poll(() => legal.getByTestId('seal-expiry-tip').isVisible(), { timeout: 15_000 }).toBe(true);
   });
 
@@ -353,11 +309,11 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('seal collection flow in the 
     staff.on('request', (r) => {
       if (r.url().includes('/v1/sealRemind/getLastRemind')) asked.push(r.url());
     });
-    await staff.goto(`${base}/`);
+    await staff.goto(`${suite.base}/`);
     await staff.waitForLoadState('networkidle');
     expect(await staff.getByTestId('seal-expiry-tip').count()).toBe(0);
     expect(asked).toHaveLength(0);
-    const refused = await apiCall(base, 'GET', '/v1/sealRemind/getLastRemind', org.staff);
+    const refused = await suite.api('GET', '/v1/sealRemind/getLastRemind', org.staff);
     expect(refused.code).not.toBe(0);
   });
 });

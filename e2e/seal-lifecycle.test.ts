@@ -1,21 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_OPERATOR } from '../apps/server/src/modules/operators/seed-operator';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
 import { expireSealIn, sealOrgByApi, type SealOrg } from './seal-support';
-import {
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  mustCallApi,
-  openSignedIn,
-  ROOT,
-  startE2eServer,
-  type E2eServer,
-  JOURNEY_DIALECTS,
-} from './support';
+import { HAS_CHROMIUM, JOURNEY_DIALECTS } from './support';
 
 /**
  * A seal's whole life through the pages, one person at a time, as the issue tells it: the administrator
@@ -35,35 +22,22 @@ interface SealOut {
 const DAY = 86_400_000;
 
 describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('a seal’s life in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
+  const suite = useE2eSuite(dialect);
   let org: SealOrg;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
   let admin: Page;
   let operator: Page;
   let legal: Page;
   let applyNo = '';
   let sealCode = '';
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
-  const shot = async (page: Page, name: string) => {
-    await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-    await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: join(shots, `seal-lifecycle-${name}.png`), fullPage: true });
-  };
+  const shot = (page: Page, name: string) =>
+    suite.shot(page, `seal-lifecycle-${name}`, { fullPage: true, top: true });
   const visible = (page: Page, testId: string) => () => page.getByTestId(testId).first().isVisible();
-  const newPage = async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    return page;
-  };
-  const sealOf = () => mustCallApi<SealOut>(base, 'GET', `/v1/seals/${sealCode}`, org.admin);
+  const newPage = () => suite.desktop();
+  const sealOf = () => suite.mustApi<SealOut>('GET', `/v1/seals/${sealCode}`, org.admin);
   const sealRow = () => admin.locator(`[data-testid="seal-row"][data-id="${sealCode}"]`);
   const openSeals = async (query = '') => {
-    await admin.goto(`${base}/sealService/mySealList${query}`);
+    await admin.goto(`${suite.base}/sealService/mySealList${query}`);
     await expect.poll(visible(admin, 'my-seal-list-page'), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => sealRow().isVisible(), { timeout: 15_000 }).toBe(true);
   };
@@ -73,25 +47,14 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('a seal’s life in the br
   };
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    server = await startE2eServer(dialect);
-    ({ base } = server);
-    org = await sealOrgByApi(server);
-    browser = await launchChromium();
+    org = await sealOrgByApi(suite.server);
     admin = await newPage();
     operator = await newPage();
     legal = await newPage();
   });
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await server?.close();
-  });
-
   it('1. the administrator applies for a contract seal, with its preview', async () => {
-    await openSignedIn(admin, base, org.admin, '/sealService/applySeal');
+    await suite.openSignedIn(admin, org.admin, '/sealService/applySeal');
     const card = admin.getByTestId('apply-kind-contract');
     await expect.poll(() => card.getAttribute('data-can-apply'), { timeout: 20_000 }).toBe('true');
     await card.click();
@@ -110,11 +73,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('a seal’s life in the br
   });
 
   it('2. the operator approves it in the console', async () => {
-    await operator.goto(`${base}/manage/login`);
-    await expect.poll(visible(operator, 'manage-login-username'), { timeout: 15_000 }).toBe(true);
-    await operator.getByTestId('manage-login-username').fill(DEMO_OPERATOR.username);
-    await operator.getByTestId('manage-login-password').fill(DEMO_OPERATOR.password);
-    await operator.getByTestId('manage-login-submit').click();
+    await suite.loginOperator(operator);
     await expect.poll(visible(operator, 'manage-tab-sealApply'), { timeout: 15_000 }).toBe(true);
     await operator.getByTestId('manage-tab-sealApply').click();
     const row = operator.locator(`[data-testid="manage-queue-row"][data-id="${applyNo}"]`);
@@ -124,17 +83,12 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('a seal’s life in the br
     await row.getByTestId('manage-approve').click();
     await operator.getByTestId('manage-approve-confirm').click();
     await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
-    const order = await mustCallApi<{ status: string }>(
-      base,
-      'GET',
-      `/v1/seals/sealApply/${applyNo}`,
-      org.admin,
-    );
+    const order = await suite.mustApi<{ status: string }>('GET', `/v1/seals/sealApply/${applyNo}`, org.admin);
     expect(order.status).toBe('pendingProduction');
   });
 
   it('3. the legal representative claims it, after accepting the agreement, and it is made', async () => {
-    await openSignedIn(legal, base, org.legal, `/getSealFlow?applyNo=${applyNo}`);
+    await suite.openSignedIn(legal, org.legal, `/getSealFlow?applyNo=${applyNo}`);
     await expect.poll(visible(legal, 'flow-claim-page'), { timeout: 15_000 }).toBe(true);
     const card = legal.locator(`[data-testid="flow-seal"][data-id="${applyNo}"]`);
     await expect
@@ -155,11 +109,11 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('a seal’s life in the br
     const seal = await sealOf();
     expect(seal).toMatchObject({ status: 'normal', certStatus: 'good' });
     expect(seal.certSerial).toMatch(/^[0-9a-f]+$/i);
-    expect((await server.app.pki.certificate(server.db, seal.certSerial!)).status).toBe('good');
+    expect((await suite.server.app.pki.certificate(suite.db, seal.certSerial!)).status).toBe('good');
   });
 
   it('4. the administrator authorises the staff member to use it', async () => {
-    await admin.goto(`${base}/sealService/authorizeCreate?sealCode=${sealCode}`);
+    await admin.goto(`${suite.base}/sealService/authorizeCreate?sealCode=${sealCode}`);
     await expect.poll(visible(admin, 'authz-chosen-seal'), { timeout: 20_000 }).toBe(true);
     await admin.getByTestId('authz-member-select').click();
     await admin.keyboard.type('员工甲');
@@ -177,8 +131,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('a seal’s life in the br
     expect(await detail.getAttribute('data-status')).toBe('inEffect');
     await shot(admin, '07-authorised');
     // The member now may use the seal.
-    const usable = await mustCallApi<{ list: { sealCode: string }[] } | { sealCode: string }[]>(
-      base,
+    const usable = await suite.mustApi<{ list: { sealCode: string }[] } | { sealCode: string }[]>(
       'GET',
       '/v1/accounts/getAuthorSeals',
       org.staff,
@@ -214,7 +167,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('a seal’s life in the br
     await expect.poll(visible(admin, 'seal-detail'), { timeout: 15_000 }).toBe(true);
     expect(await admin.getByTestId('seal-renew').isDisabled()).toBe(true);
 
-    await expireSealIn(server, sealCode, 10);
+    await expireSealIn(suite.server, sealCode, 10);
     const before = await sealOf();
     await openSeals(`?sealCode=${sealCode}`);
     const detail = admin.getByTestId('seal-detail');
@@ -232,7 +185,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('a seal’s life in the br
     expect(after.status).toBe('normal');
     expect(after.certSerial).not.toBe(before.certSerial);
     expect(Date.parse(after.validTo!) - Date.parse(before.validTo!)).toBe(365 * DAY);
-    expect((await server.app.pki.certificate(server.db, after.certSerial!)).renewed_from).toBe(
+    expect((await suite.server.app.pki.certificate(suite.db, after.certSerial!)).renewed_from).toBe(
       before.certSerial,
     );
   });

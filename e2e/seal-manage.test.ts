@@ -1,28 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  approveByApi,
-  expireSealIn,
-  madeSealByApi,
-  operatorTokenByApi,
-  sealOrgByApi,
-  type SealOrg,
-} from './seal-support';
-import {
-  type E2eServer,
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  mustCallApi,
-  openSelect,
-  openSignedIn,
-  ROOT,
-  startE2eServer,
-  PAGE_DIALECTS,
-} from './support';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
+import { expireSealIn, madeSealByApi, sealOrgByApi, type SealOrg } from './seal-support';
+import { HAS_CHROMIUM, openSelect, PAGE_DIALECTS } from './support';
 
 /**
  * My seals, renewal and changes in a real browser against the real server: the administrator of a
@@ -48,28 +28,22 @@ interface SealOut {
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
   'my seals, renewal and changes in the browser (%s)',
   (dialect) => {
-    let server: E2eServer;
-    let base = '';
-    let browser: Browser;
-    let context: BrowserContext;
+    const suite = useE2eSuite(dialect);
     let page: Page;
     let org: SealOrg;
     /** contract, finance, business and legal-name seals, all normal. */
     const codes = { contract: '', finance: '', business: '', legalName: '' };
-    const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
     const shot = async (name: string) => {
-      await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
       // Tables dim while they load: wait for the fresh rows.
       await expect.poll(() => page.locator('.ant-spin-spinning').count(), { timeout: 10_000 }).toBe(0);
-      await page.screenshot({ path: join(shots, `seal-manage-${name}.png`), fullPage: false });
+      await suite.shot(page, `seal-manage-${name}`);
     };
-    const sealByApi = (sealCode: string) =>
-      mustCallApi<SealOut>(base, 'GET', `/v1/seals/${sealCode}`, org.admin);
+    const sealByApi = (sealCode: string) => suite.mustApi<SealOut>('GET', `/v1/seals/${sealCode}`, org.admin);
     const row = (sealCode: string) => page.locator(`[data-testid="seal-row"][data-id="${sealCode}"]`);
     const rows = () => page.getByTestId('seal-row');
     const openList = async (query = '') => {
-      await page.goto(`${base}/sealService/mySealList${query}`);
+      await page.goto(`${suite.base}/sealService/mySealList${query}`);
       await expect
         .poll(() => page.getByTestId('my-seal-list-page').isVisible(), { timeout: 15_000 })
         .toBe(true);
@@ -88,29 +62,16 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
     };
     const certStatusOf = async (sealCode: string) => {
       const s = await sealByApi(sealCode);
-      return (await server.app.pki.certificate(server.db, s.certSerial!)).status;
+      return (await suite.server.app.pki.certificate(suite.db, s.certSerial!)).status;
     };
 
     beforeAll(async () => {
-      ensureWebBuilt();
-      await mkdir(shots, { recursive: true });
-      server = await startE2eServer(dialect);
-      ({ base } = server);
-      org = await sealOrgByApi(server);
+      org = await sealOrgByApi(suite.server);
       for (const kind of Object.keys(codes) as (keyof typeof codes)[])
-        codes[kind] = (await madeSealByApi(server, org, { sealKind: kind })).sealCode;
+        codes[kind] = (await madeSealByApi(suite.server, org, { sealKind: kind })).sealCode;
 
-      browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-      page = await context.newPage();
-      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-      await openSignedIn(page, base, org.admin, '/sealService/mySealList');
-    });
-
-    afterAll(async () => {
-      await context?.close();
-      await browser?.close();
-      await server?.close();
+      page = await suite.desktop();
+      await suite.openSignedIn(page, org.admin, '/sealService/mySealList');
     });
 
     it('lists the seals with image, kind, status, validity and certificate, and filters by kind', async () => {
@@ -198,7 +159,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
     });
 
     it('renews a certificate within 30 days of its end: one more year, a new serial', async () => {
-      await expireSealIn(server, codes.contract, 10);
+      await expireSealIn(suite.server, codes.contract, 10);
       const before = await sealByApi(codes.contract);
       await openList(`?sealCode=${codes.contract}`);
       const detail = page.getByTestId('seal-detail');
@@ -270,7 +231,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
       expect(await page.getByTestId('change-after-seal-type').getAttribute('data-value')).toBe('1');
       expect((await sealByApi(codes.legalName)).status).toBe('changeInApproval');
 
-      await page.goto(`${base}/sealService/changeRecode`);
+      await page.goto(`${suite.base}/sealService/changeRecode`);
       const changeRow = page.locator(`[data-testid="change-row"][data-id="${changeNo}"]`);
       await expect
         .poll(() => changeRow.getAttribute('data-status'), { timeout: 15_000 })
@@ -287,15 +248,14 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)(
     });
 
     it('a change the operator approved reads as changed, and the seal takes the new style', async () => {
-      const change = await mustCallApi<{ changeNo: string }>(
-        base,
+      const change = await suite.mustApi<{ changeNo: string }>(
         'POST',
         '/v1/sealChanges/applySealChange',
         org.admin,
         { sealCode: codes.legalName, sealType: 1, reason: '改用 Ø40 mm 圆形章' },
       );
-      await approveByApi(base, await operatorTokenByApi(base), 'sealChange', change.changeNo);
-      await page.goto(`${base}/sealService/changeRecodeDetail?changeNo=${change.changeNo}`);
+      await suite.approve('sealChange', change.changeNo);
+      await page.goto(`${suite.base}/sealService/changeRecodeDetail?changeNo=${change.changeNo}`);
       await expect
         .poll(() => page.getByTestId('change-detail-page').getAttribute('data-status'), { timeout: 15_000 })
         .toBe('changed');

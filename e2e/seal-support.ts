@@ -96,7 +96,7 @@ export async function operatorTokenByApi(base: string): Promise<string> {
 export async function approveByApi(
   base: string,
   operatorToken: string,
-  queue: 'sealApply' | 'sealChange',
+  queue: 'realname' | 'sealApply' | 'sealChange',
   id: string,
 ): Promise<void> {
   const res = await fetch(`${base}/manage/api/v1/queues/${queue}/${encodeURIComponent(id)}/approve`, {

@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAgent } from '../apps/ukey-agent/src/agent';
 import {
@@ -11,17 +10,9 @@ import {
   softHsmModule,
   type SoftHsmDir,
 } from '../apps/ukey-agent/test/softhsm';
+import { useE2eSuite } from './fixtures';
 import { madeSealByApi, sealOrgByApi, type SealOrg } from './seal-support';
-import {
-  type E2eServer,
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  mustCallApi,
-  ROOT,
-  startE2eServer,
-  PAGE_DIALECTS,
-} from './support';
+import { HAS_CHROMIUM, PAGE_DIALECTS } from './support';
 
 /**
  * UKey management in a real browser against the real server and the real UKey agent over SoftHSM2
@@ -50,8 +41,7 @@ if (!hasSoftHsm) console.warn('seal-ukey e2e: SoftHSM2 missing; the UKey browser
 describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
   'UKey management in the browser (%s)',
   (dialect) => {
-    let server: E2eServer;
-    let base = '';
+    const suite = useE2eSuite(dialect);
     let hsm: SoftHsmDir;
     let agent: FastifyInstance | null = null;
     let agentUrl = '';
@@ -64,20 +54,17 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
     let sealCode = '';
     /** The spare key's own seal: a seal is carried by one key at a time. */
     let spareSealCode = '';
-    let browser: Browser;
-    let context: BrowserContext;
     let page: Page;
     const previousConf = process.env.SOFTHSM2_CONF;
-    const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
     const shot = async (name: string) => {
       await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-      await page.screenshot({ path: join(shots, `seal-ukey-${name}.png`), fullPage: true });
+      await suite.shot(page, `seal-ukey-${name}`, { fullPage: true, settle: false });
     };
     const visible = (testId: string) => () => page.getByTestId(testId).first().isVisible();
     const row = (sn: string) => page.locator(`[data-testid="ukey-row"][data-id="${sn}"]`);
     const openManage = async (tab: string) => {
-      await page.goto(`${base}/sealService/ukeyManage?tab=${tab}`);
+      await page.goto(`${suite.base}/sealService/ukeyManage?tab=${tab}`);
       await expect.poll(visible(`ukey-tab-${tab}`), { timeout: 20_000 }).toBe(true);
     };
     /** Picks an option of the antd select inside a form item by its text. */
@@ -127,7 +114,7 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
         host: '127.0.0.1',
         port: 0,
         modulePath: softHsmModule,
-        allowedOrigins: [base],
+        allowedOrigins: [suite.base],
         pinMaxTries: 6,
         pinCallsPerMinute: 1000,
         logLevel: 'silent',
@@ -138,26 +125,19 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
     };
 
     beforeAll(async () => {
-      ensureWebBuilt();
-      await mkdir(shots, { recursive: true });
       hsm = createSoftHsmDir('openseal-e2e-ukey-');
       serial = addToken('OSKEY1');
       process.env.SOFTHSM2_CONF = hsm.conf;
-      server = await startE2eServer(dialect);
-      ({ base } = server);
       await startAgent();
-      org = await sealOrgByApi(server);
-      ({ sealCode } = await madeSealByApi(server, org, { sealKind: 'contract', carrier: 'ukey' }));
-      ({ sealCode: spareSealCode } = await madeSealByApi(server, org, {
+      org = await sealOrgByApi(suite.server);
+      ({ sealCode } = await madeSealByApi(suite.server, org, { sealKind: 'contract', carrier: 'ukey' }));
+      ({ sealCode: spareSealCode } = await madeSealByApi(suite.server, org, {
         sealKind: 'finance',
         carrier: 'ukey',
       }));
 
-      browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-      page = await context.newPage();
-      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-      await page.goto(`${base}/livez`);
+      page = await suite.desktop();
+      await page.goto(`${suite.base}/livez`);
       await page.evaluate(
         `localStorage.setItem('accessToken', ${JSON.stringify(org.admin)});` +
           `localStorage.setItem('ukeyAgentUrl', ${JSON.stringify(agentUrl)})`,
@@ -165,10 +145,7 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
     });
 
     afterAll(async () => {
-      await context?.close();
-      await browser?.close();
       await agent?.close();
-      await server?.close();
       hsm?.remove();
       if (previousConf === undefined) delete process.env.SOFTHSM2_CONF;
       else process.env.SOFTHSM2_CONF = previousConf;
@@ -222,8 +199,7 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
         expect(await page.getByTestId(`make-ukey-step-${step}`).getAttribute('data-show')).toBe('finish');
       await shot('03-make-done');
 
-      const detail = await mustCallApi<{ status: string; ukeySn: string; events: { opt: string }[] }>(
-        base,
+      const detail = await suite.mustApi<{ status: string; ukeySn: string; events: { opt: string }[] }>(
         'POST',
         '/v1/pub/ukeyApply/detail',
         org.admin,
@@ -292,8 +268,7 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
       await page.getByTestId('change-ukey-save').click();
       await expect.poll(() => new URL(page.url()).pathname).toBe('/sealService/ukeyManage');
       await expect.poll(() => row(serial).getByTestId('ukey-row-name').textContent()).toBe('合同签章钥匙');
-      const seals = await mustCallApi<{ seals: { sealCode: string }[] }>(
-        base,
+      const seals = await suite.mustApi<{ seals: { sealCode: string }[] }>(
         'GET',
         `/v1/sealUKeyBinding/getUKeyBindSeals?ukeySn=${serial}`,
         org.admin,
@@ -386,21 +361,17 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
 
     it("refuses a key carrying another organisation's certificate: holder mismatch", async () => {
       // Another organisation applies for an authentication UKey and writes its certificate into a key.
-      const other = await sealOrgByApi(server);
+      const other = await sealOrgByApi(suite.server);
       foreign = addToken('OSKEY3');
       const { publicKeySpki } = await agentCall<{ publicKeySpki: string }>('/v1/keypair/generate', {
         serial: foreign,
         pin: PIN,
       });
-      const apply = await mustCallApi<{ applyNo: string }>(
-        base,
-        'POST',
-        '/v1/pub/ukeyApply/apply',
-        other.admin,
-        { ukeyType: 'ukey_online', ukeyName: '他方认证钥匙' },
-      );
-      const making = await mustCallApi<{ certificate: string }>(
-        base,
+      const apply = await suite.mustApi<{ applyNo: string }>('POST', '/v1/pub/ukeyApply/apply', other.admin, {
+        ukeyType: 'ukey_online',
+        ukeyName: '他方认证钥匙',
+      });
+      const making = await suite.mustApi<{ certificate: string }>(
         'POST',
         '/v1/pub/ukeyApply/makingData',
         other.admin,
@@ -433,15 +404,13 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
     });
 
     it('a renewal asks for the renewed key: another key says "wrong serial", the right one is made', async () => {
-      const renewal = await mustCallApi<{ applyNo: string }>(
-        base,
-        'POST',
-        '/v1/pub/ukeyApply/apply',
-        org.admin,
-        { ukeyType: 'ukey_offline_renewal', ukeyName: '合同签章钥匙', targetUkeySn: serial },
-      );
+      const renewal = await suite.mustApi<{ applyNo: string }>('POST', '/v1/pub/ukeyApply/apply', org.admin, {
+        ukeyType: 'ukey_offline_renewal',
+        ukeyName: '合同签章钥匙',
+        targetUkeySn: serial,
+      });
       insertOnly(foreign);
-      await page.goto(`${base}/makeUKey?applyNo=${renewal.applyNo}`);
+      await page.goto(`${suite.base}/makeUKey?applyNo=${renewal.applyNo}`);
       await expect
         .poll(() => page.getByTestId('make-ukey-page').getAttribute('data-status'), { timeout: 20_000 })
         .toBe('toImport');
@@ -466,8 +435,7 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
       await expect
         .poll(() => page.getByTestId('make-ukey-page').getAttribute('data-status'), { timeout: 60_000 })
         .toBe('success');
-      const bound = await mustCallApi<{ list: { ukeySn: string; certSerial: string; applyNo: string }[] }>(
-        base,
+      const bound = await suite.mustApi<{ list: { ukeySn: string; certSerial: string; applyNo: string }[] }>(
         'POST',
         '/v1/sealUKeyBinding/uKeyList',
         org.admin,
@@ -477,13 +445,11 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
     });
 
     it('an import cut off mid-way is shown, marked failed, retried, and made on the second attempt', async () => {
-      const apply = await mustCallApi<{ applyNo: string }>(
-        base,
-        'POST',
-        '/v1/pub/ukeyApply/apply',
-        org.admin,
-        { ukeyType: 'ukey_offline', ukeyName: '备用签章钥匙', sealCodes: [spareSealCode] },
-      );
+      const apply = await suite.mustApi<{ applyNo: string }>('POST', '/v1/pub/ukeyApply/apply', org.admin, {
+        ukeyType: 'ukey_offline',
+        ukeyName: '备用签章钥匙',
+        sealCodes: [spareSealCode],
+      });
       insertOnly(second);
       // The component service stops while the certificate is being written into the key.
       const writeUrl = `${agentUrl}/v1/certificates/write`;
@@ -493,7 +459,7 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
         agent = null;
         return route.abort('connectionrefused');
       });
-      await page.goto(`${base}/makeUKey?applyNo=${apply.applyNo}`);
+      await page.goto(`${suite.base}/makeUKey?applyNo=${apply.applyNo}`);
       const status = () => page.getByTestId('make-ukey-page').getAttribute('data-status');
       await expect.poll(status, { timeout: 20_000 }).toBe('toImport');
       const key = page.locator(`[data-testid="ukey-key-option"][data-serial="${second}"]`);
@@ -531,8 +497,7 @@ describe.skipIf(!HAS_CHROMIUM || !hasSoftHsm).each(PAGE_DIALECTS)(
       await expect.poll(visible('make-ukey-success')).toBe(true);
       await shot('16-make-second-attempt');
 
-      const detail = await mustCallApi<{ status: string; ukeySn: string; events: { opt: string }[] }>(
-        base,
+      const detail = await suite.mustApi<{ status: string; ukeySn: string; events: { opt: string }[] }>(
         'POST',
         '/v1/pub/ukeyApply/detail',
         org.admin,

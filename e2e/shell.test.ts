@@ -1,28 +1,8 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
-import { openTestDatabase } from '../apps/server/test/harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
 import { expireSealIn, madeSealByApi, sealOrgByApi } from './seal-support';
-import {
-  type E2eServer,
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  loginByApi,
-  MOTION,
-  openSignedIn,
-  ROOT,
-  uniqueMobile,
-  WEB_DIST,
-  PAGE_DIALECTS,
-  openUserPanel,
-} from './support';
+import { HAS_CHROMIUM, MOTION, PAGE_DIALECTS, openUserPanel } from './support';
 
 /**
  * The web shell's rules of spec sections 2, 8 and 9 in a real browser: unknown paths and plugin routes,
@@ -30,46 +10,8 @@ import {
  * buttons close, dialog widths, and the session-invalid handling.
  */
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s)', (dialect) => {
-  let app: FastifyInstance;
-  let dispose: () => Promise<void>;
-  let db: E2eServer['db'];
-  let dataDir: string;
-  let base = '';
-  let browser: Browser;
-  const shots = join(ROOT, 'test-results', 'e2e', dialect, 'shell');
+  const suite = useE2eSuite(dialect, { shotsDir: 'shell' });
 
-  beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    dataDir = await mkdtemp(join(tmpdir(), 'openseal-e2e-shell-'));
-    const database = await openTestDatabase(dialect);
-    dispose = database.dispose;
-    db = database.db;
-    app = await buildApp({
-      config: loadConfig({
-        DATA_DIR: dataDir,
-        APP_SECRET: 'e2e-secret-0123456789-abcdefghijklmnopq',
-        LOG_LEVEL: 'silent',
-        WEB_DIST,
-      }),
-      database,
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await dispose?.();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
-
-  /** A page in a context of its own: fresh storage, so every test starts logged out. */
-  async function freshPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
-    return context.newPage();
-  }
   async function dismissAnnouncement(page: Page) {
     const ok = page.getByTestId('announcement-ok');
     await expect.poll(() => ok.isVisible(), { timeout: 15_000 }).toBe(true);
@@ -77,7 +19,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     await expect.poll(() => ok.isVisible()).toBe(false);
   }
   async function loginAsDemo(page: Page) {
-    await page.goto(`${base}/login`);
+    await page.goto(`${suite.base}/login`);
     await page.getByTestId('login-tab-password').click();
     await page.getByTestId('login-password-mobile').fill('13800000003');
     await page.getByTestId('login-password').fill('Demo1234');
@@ -87,10 +29,10 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
   }
 
   it('sends an unknown path home, and opens a configured plugin route inside the layout', async () => {
-    const page = await freshPage();
-    await page.goto(`${base}/no/such/page`);
+    const page = await suite.desktop();
+    await page.goto(`${suite.base}/no/such/page`);
     await page.waitForURL((u) => u.pathname === '/', { timeout: 15_000 });
-    await page.goto(`${base}/plugin/apiDocs`);
+    await page.goto(`${suite.base}/plugin/apiDocs`);
     await expect
       .poll(() => page.getByTestId('plugin-route-page').getAttribute('data-kind'), { timeout: 15_000 })
       .toBe('iframe');
@@ -99,25 +41,25 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     // The embedded page really loads inside the frame (headers allow same-site framing).
     const framed = page.frameLocator('[data-testid="plugin-iframe"]').getByText('OpenSeal API').first();
     await expect.poll(() => framed.isVisible(), { timeout: 15_000 }).toBe(true);
-    await page.screenshot({ path: join(shots, 'plugin-route.png') });
-    await page.context().close();
+    await suite.shot(page, 'plugin-route', { settle: false });
+    await suite.close(page);
   });
 
   it('sends a logged-out click on a protected menu to login, with the way back', async () => {
-    const page = await freshPage();
-    await page.goto(`${base}/`);
+    const page = await suite.desktop();
+    await page.goto(`${suite.base}/`);
     await dismissAnnouncement(page);
     await page.getByTestId('nav-sealService').click();
     await page.waitForURL(/\/login/);
     expect(new URL(page.url()).searchParams.get('redirect')).toContain('/sealService');
-    await page.context().close();
+    await suite.close(page);
   });
 
   it('tells a signed-in user without a real name to verify first, and leads to the real-name page', async () => {
-    const token = await loginByApi(base, uniqueMobile());
-    const page = await freshPage();
+    const token = await suite.login();
+    const page = await suite.desktop();
     await page.addInitScript(`localStorage.setItem('accessToken', ${JSON.stringify(token)})`);
-    await page.goto(`${base}/`);
+    await page.goto(`${suite.base}/`);
     await dismissAnnouncement(page);
     await expect.poll(() => page.getByTestId('user-dropdown').isVisible(), { timeout: 15_000 }).toBe(true);
     await page.getByTestId('nav-sealService').click();
@@ -126,35 +68,29 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     expect(new URL(page.url()).pathname).toBe('/');
     // The dialog zooms in: wait for the animation to end so the picture is the settled dialog.
     await expect.poll(() => page.locator('.ant-zoom-enter, .ant-zoom-appear').count()).toBe(0);
-    await page.screenshot({ path: join(shots, 'realname-required.png') });
+    await suite.shot(page, 'realname-required', { settle: false });
     await page.getByTestId('realname-required-dialog-confirm').click();
     await page.waitForURL(/\/userCenter\/infoPersonal\/realName/);
-    await page.context().close();
+    await suite.close(page);
   });
 
   it('redirects a phone to the mobile base path (same path when the route has H5, root otherwise; never /sealAuth)', async () => {
-    const phone = {
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
-    };
-    const page = await freshPage(phone);
-    await page.goto(`${base}/verifySign`);
+    const page = await suite.phone();
+    await page.goto(`${suite.base}/verifySign`);
     await page.waitForURL((u) => u.pathname === '/h5/verifySign', { timeout: 15_000 });
     await expect.poll(() => page.getByTestId('h5-page').isVisible()).toBe(true);
-    await page.screenshot({ path: join(shots, 'phone-h5.png') });
-    await page.goto(`${base}/openPlatform`);
+    await suite.shot(page, 'phone-h5', { settle: false });
+    await page.goto(`${suite.base}/openPlatform`);
     await page.waitForURL((u) => u.pathname === '/h5/' || u.pathname === '/h5', { timeout: 15_000 });
-    await page.goto(`${base}/sealAuth`);
+    await page.goto(`${suite.base}/sealAuth`);
     await page.waitForURL((u) => !u.pathname.startsWith('/h5'), { timeout: 15_000 });
     expect(new URL(page.url()).pathname).toMatch(/^\/(sealAuth|login)$/);
-    await page.context().close();
+    await suite.close(page);
   });
 
   it('switches to English and keeps the language in local storage across a reload', async () => {
-    const page = await freshPage();
-    await page.goto(`${base}/`);
+    const page = await suite.desktop();
+    await page.goto(`${suite.base}/`);
     await dismissAnnouncement(page);
     await page.getByTestId('language-switch').click();
     // The menu takes clicks once it has opened.
@@ -170,12 +106,12 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     await expect
       .poll(() => page.getByTestId('system-name').textContent())
       .toBe('Unified Electronic Seal Public Service Platform');
-    await page.screenshot({ path: join(shots, 'english.png') });
-    await page.context().close();
+    await suite.shot(page, 'english', { settle: false });
+    await suite.close(page);
   });
 
   it('the logout warning dialog is 440 px and closes only by its buttons; the create dialog is 510 px', async () => {
-    const page = await freshPage();
+    const page = await suite.desktop();
     await loginAsDemo(page);
     await openUserPanel(page);
     await page.getByTestId('create-org-open').click();
@@ -195,26 +131,25 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     await page.mouse.click(10, 790);
     await page.waitForTimeout(400);
     expect(await warning.isVisible()).toBe(true);
-    await page.screenshot({ path: join(shots, 'warning-dialog.png') });
+    await suite.shot(page, 'warning-dialog', { settle: false });
     await warning.getByRole('button').first().click();
     await expect.poll(() => warning.isVisible()).toBe(false);
     expect(await page.evaluate<string | null>("localStorage.getItem('accessToken')")).not.toBeNull();
-    await page.context().close();
+    await suite.close(page);
   });
 
   it('fits a phone on /sealAuth: the header folds into a menu that navigates; a desktop keeps the full bar', async () => {
-    const server: E2eServer = { app, base, dataDir, db, close: () => Promise.resolve() };
-    const org = await sealOrgByApi(server);
-    const { sealCode } = await madeSealByApi(server, org);
+    const org = await sealOrgByApi(suite.server);
+    const { sealCode } = await madeSealByApi(suite.server, org);
     // A certificate inside the renewal window: the seal-expiry tip shows under the header.
-    await expireSealIn(server, sealCode, 12);
+    await expireSealIn(suite.server, sealCode, 12);
     const settle = (page: Page) =>
       expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
     const scrollWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
 
     // A desktop: the whole bar, no menu button.
-    const desktop = await freshPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    await openSignedIn(desktop, base, org.admin, '/');
+    const desktop = await suite.desktop();
+    await suite.openSignedIn(desktop, org.admin, '/');
     await dismissAnnouncement(desktop);
     await expect.poll(() => desktop.getByTestId('user-dropdown').isVisible(), { timeout: 15_000 }).toBe(true);
     for (const key of ['home', 'sealService', 'signService', 'verifySign', 'openPlatform']) {
@@ -226,27 +161,21 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
       .poll(() => desktop.getByTestId('seal-expiry-tip').isVisible(), { timeout: 15_000 })
       .toBe(true);
     await settle(desktop);
-    await desktop.screenshot({ path: join(shots, 'desktop-home.png') });
+    await suite.shot(desktop, 'desktop-home', { settle: false });
     await desktop.getByTestId('nav-sealService').click();
     await desktop.waitForURL((u) => u.pathname.startsWith('/sealService'), { timeout: 15_000 });
-    await desktop.goto(`${base}/sealService/mySealList`);
+    await desktop.goto(`${suite.base}/sealService/mySealList`);
     await expect
       .poll(() => desktop.getByTestId('my-seal-list-page').isVisible(), { timeout: 20_000 })
       .toBe(true);
     await expect.poll(() => desktop.locator('.ant-spin-spinning').count(), { timeout: 15_000 }).toBe(0);
     await settle(desktop);
-    await desktop.screenshot({ path: join(shots, 'desktop-my-seals.png') });
-    await desktop.context().close();
+    await suite.shot(desktop, 'desktop-my-seals', { settle: false });
+    await suite.close(desktop);
 
     // A phone on /sealAuth: the page stays (no H5 redirect) and nothing scrolls sideways.
-    const phone = await freshPage({
-      viewport: { width: 375, height: 740 },
-      isMobile: true,
-      hasTouch: true,
-      locale: 'zh-CN',
-      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
-    });
-    await openSignedIn(phone, base, org.admin, '/sealAuth');
+    const phone = await suite.phone({ viewport: { width: 375, height: 740 } });
+    await suite.openSignedIn(phone, org.admin, '/sealAuth');
     await expect.poll(() => phone.getByTestId('seal-auth-page').isVisible(), { timeout: 20_000 }).toBe(true);
     expect(new URL(phone.url()).pathname).toBe('/sealAuth');
     await expect.poll(() => phone.getByTestId('seal-expiry-tip').isVisible(), { timeout: 15_000 }).toBe(true);
@@ -258,11 +187,11 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     const tip = await phone.getByTestId('seal-expiry-tip').boundingBox();
     expect(tip!.x + tip!.width).toBeLessThanOrEqual(375);
     await settle(phone);
-    await phone.screenshot({ path: join(shots, 'phone-seal-auth.png'), fullPage: true });
+    await suite.shot(phone, 'phone-seal-auth', { fullPage: true, settle: false });
     for (const width of [320, 414]) {
       await phone.setViewportSize({ width, height: 740 });
       await expect.poll(() => scrollWidth(phone)).toBeLessThanOrEqual(width);
-      await phone.screenshot({ path: join(shots, `phone-seal-auth-${width}.png`) });
+      await suite.shot(phone, `phone-seal-auth-${width}`, { settle: false });
     }
     await phone.setViewportSize({ width: 375, height: 740 });
 
@@ -275,7 +204,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     expect(await phone.getByTestId('mobile-nav-language').isVisible()).toBe(true);
     await expect.poll(() => phone.getByTestId('user-dropdown').isVisible(), { timeout: 15_000 }).toBe(true);
     await settle(phone);
-    await phone.screenshot({ path: join(shots, 'phone-menu.png') });
+    await suite.shot(phone, 'phone-menu', { settle: false });
     // The account dropdown opens from the drawer and fits the screen.
     await phone.getByTestId('user-dropdown').click();
     await expect.poll(() => phone.getByTestId('user-panel').isVisible()).toBe(true);
@@ -283,7 +212,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     const panel = await phone.getByTestId('user-panel').boundingBox();
     expect(panel!.x).toBeGreaterThanOrEqual(0);
     expect(panel!.x + panel!.width).toBeLessThanOrEqual(375);
-    await phone.screenshot({ path: join(shots, 'phone-account.png') });
+    await suite.shot(phone, 'phone-account', { settle: false });
     await phone.getByTestId('user-dropdown').click();
     await expect.poll(() => phone.getByTestId('user-panel').isVisible()).toBe(false);
     // The language switch in the drawer changes the interface language.
@@ -296,16 +225,11 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     // A navigation item leaves the page; the phone rule then sends it to its H5 page.
     await phone.getByTestId('mobile-nav-verifySign').click();
     await phone.waitForURL((u) => u.pathname === '/h5/verifySign', { timeout: 15_000 });
-    await phone.context().close();
+    await suite.close(phone);
 
     // A protected item from the phone menu keeps the rule: no real name yet, the dialog says so first.
-    const newcomer = await freshPage({
-      viewport: { width: 375, height: 740 },
-      isMobile: true,
-      hasTouch: true,
-      locale: 'zh-CN',
-    });
-    await openSignedIn(newcomer, base, await loginByApi(base, uniqueMobile()), '/sealAuth');
+    const newcomer = await suite.phone({ viewport: { width: 375, height: 740 } });
+    await suite.openSignedIn(newcomer, await suite.login(), '/sealAuth');
     await expect
       .poll(() => newcomer.getByTestId('mobile-nav-toggle').isVisible(), { timeout: 20_000 })
       .toBe(true);
@@ -319,26 +243,26 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     expect(new URL(newcomer.url()).pathname).toBe('/sealAuth');
     await expect.poll(() => newcomer.getByTestId('mobile-nav').isVisible()).toBe(false);
     await settle(newcomer);
-    await newcomer.screenshot({ path: join(shots, 'phone-realname-required.png') });
-    await newcomer.context().close();
+    await suite.shot(newcomer, 'phone-realname-required', { settle: false });
+    await suite.close(newcomer);
   });
 
   it('a session ended elsewhere (code 225): a toast, the session cleared, then the login page', async () => {
-    const page = await freshPage();
+    const page = await suite.desktop();
     await loginAsDemo(page);
     const token = await page.evaluate<string | null>("localStorage.getItem('accessToken')");
-    const ended = await fetch(`${base}/v1/accounts/logout`, {
+    const ended = await fetch(`${suite.base}/v1/accounts/logout`, {
       method: 'POST',
       headers: { 'x-access-token': token!, 'content-type': 'application/json' },
       body: '{}',
     });
     expect(((await ended.json()) as { code: number }).code).toBe(0);
-    await page.goto(`${base}/userCenter/infoPersonal`);
+    await page.goto(`${suite.base}/userCenter/infoPersonal`);
     await expect
       .poll(() => page.locator('.ant-message').textContent(), { timeout: 15_000 })
       .toMatch(/退出登录|logged out/);
     await page.waitForURL(/\/login/, { timeout: 15_000 });
     expect(await page.evaluate<string | null>("localStorage.getItem('accessToken')")).toBeNull();
-    await page.context().close();
+    await suite.close(page);
   });
 });

@@ -1,20 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
 import { confirmWill, contractPdf, dragOntoPage, signOrgByApi, type SignOrg } from './sign-support';
-import {
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  mustCallApi,
-  openSignedIn,
-  ROOT,
-  startE2eServer,
-  type E2eServer,
-  JOURNEY_DIALECTS,
-} from './support';
+import { HAS_CHROMIUM, JOURNEY_DIALECTS } from './support';
 
 /**
  * A two-organisation sequential flow through the pages: organisation A's administrator sends a contract to
@@ -32,33 +20,20 @@ interface FlowOut {
 describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)(
   'a two-organisation flow in the browser (%s)',
   (dialect) => {
-    let server: E2eServer;
-    let base = '';
+    const suite = useE2eSuite(dialect);
     let a: SignOrg;
     let b: SignOrg;
-    let browser: Browser;
-    const contexts: BrowserContext[] = [];
     let flowId = '';
-    const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
-    const shot = async (page: Page, name: string) => {
-      await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-      await page.evaluate('window.scrollTo(0, 0)');
-      await page.screenshot({ path: join(shots, `sign-flow-${name}.png`), fullPage: true });
-    };
-    const newPage = async () => {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-      contexts.push(context);
-      const page = await context.newPage();
-      page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-      return page;
-    };
-    const flowOf = () => mustCallApi<FlowOut>(base, 'GET', `/v1/sign/flow/${flowId}`, a.admin);
+    const shot = (page: Page, name: string) =>
+      suite.shot(page, `sign-flow-${name}`, { fullPage: true, top: true });
+    const newPage = () => suite.desktop();
+    const flowOf = () => suite.mustApi<FlowOut>('GET', `/v1/sign/flow/${flowId}`, a.admin);
     const taskRow = (page: Page) => page.locator(`[data-testid="task-row"][data-id="${flowId}"]`);
 
     /** Opens signByMe, the flow's row and its signing drawer, with the first page drawn. */
     const openTask = async (page: Page, token: string) => {
-      await openSignedIn(page, base, token, '/signService/signByMe');
+      await suite.openSignedIn(page, token, '/signService/signByMe');
       await expect.poll(() => taskRow(page).isVisible(), { timeout: 20_000 }).toBe(true);
       await taskRow(page).getByTestId('task-sign').click();
       await expect
@@ -72,12 +47,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)(
     };
 
     beforeAll(async () => {
-      ensureWebBuilt();
-      await mkdir(shots, { recursive: true });
-      server = await startE2eServer(dialect);
-      ({ base } = server);
-      [a, b] = [await signOrgByApi(server), await signOrgByApi(server)];
-      browser = await launchChromium();
+      [a, b] = [await signOrgByApi(suite.server), await signOrgByApi(suite.server)];
 
       // The initiator's side is not this test's subject: the flow is sent through the API.
       const form = new FormData();
@@ -86,17 +56,16 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)(
         new Blob([contractPdf('Supply agreement', 2)], { type: 'application/pdf' }),
         'supply.pdf',
       );
-      const res = await fetch(`${base}/v1/file/uploadInside?purpose=sign`, {
-        method: 'POST',
-        headers: { 'x-access-token': a.admin, 'x-owner-switch': 'PROMOTE' },
-        body: form,
-      });
-      const uploaded = (await res.json()) as { code: number; message: string; data: { fileKey: string } };
-      if (uploaded.code !== 0) throw new Error(`upload: ${uploaded.message}`);
-      const flow = await mustCallApi<FlowOut>(base, 'POST', '/v1/sign/flows', a.admin, {
+      const uploaded = await suite.mustApi<{ fileKey: string }>(
+        'POST',
+        '/v1/file/uploadInside?purpose=sign',
+        a.admin,
+        form,
+      );
+      const flow = await suite.mustApi<FlowOut>('POST', '/v1/sign/flows', a.admin, {
         name: '供货协议',
         scene: 'flow',
-        files: [{ fileKey: uploaded.data.fileKey, role: 'contract' }],
+        files: [{ fileKey: uploaded.fileKey, role: 'contract' }],
         order: 'sequential',
         validity: '3m',
         signers: [
@@ -105,12 +74,6 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)(
         ],
       });
       flowId = flow.flowId;
-    });
-
-    afterAll(async () => {
-      for (const c of contexts) await c.close();
-      await browser?.close();
-      await server?.close();
     });
 
     it('1. A’s staff member, not the seal’s administrator, asks for a seal-use approval', async () => {
@@ -131,7 +94,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)(
 
     it('2. A’s seal administrator approves it in approveReceived', async () => {
       const admin = await newPage();
-      await openSignedIn(admin, base, a.admin, '/signService/approveReceived');
+      await suite.openSignedIn(admin, a.admin, '/signService/approveReceived');
       const row = admin.locator(`[data-testid="approval-row"][data-flow-id="${flowId}"]`);
       await expect.poll(() => row.isVisible(), { timeout: 20_000 }).toBe(true);
       expect(await row.getAttribute('data-status')).toBe('inApproval');
@@ -151,7 +114,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)(
       await dragOntoPage(staff, 'palette-seal', { fx: 0.3, fy: 0.8 });
       await expect.poll(() => staff.getByTestId('placed-item').count()).toBe(1);
       await staff.getByTestId('sign-submit').click();
-      await confirmWill(staff, base, a.staffMobile);
+      await confirmWill(staff, suite.base, a.staffMobile);
       await staff.getByTestId('will-verify').click();
       await expect.poll(() => staff.getByTestId('sign-drawer').count(), { timeout: 60_000 }).toBe(0);
       const flow = await flowOf();
@@ -167,7 +130,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)(
       await expect.poll(() => signer.getByTestId('placed-item').count()).toBe(1);
       await shot(signer, '06-b-places');
       await signer.getByTestId('sign-submit').click();
-      await confirmWill(signer, base, b.adminMobile);
+      await confirmWill(signer, suite.base, b.adminMobile);
       await signer.getByTestId('will-verify').click();
       await expect.poll(() => signer.getByTestId('sign-drawer').count(), { timeout: 60_000 }).toBe(0);
       expect((await flowOf()).status).toBe('completed');
@@ -180,7 +143,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)(
 
     it('5. the detail page shows the signers, the log and the evidence records', async () => {
       const admin = await newPage();
-      await openSignedIn(admin, base, a.admin, `/signService/signRecordDetail?flowId=${flowId}`);
+      await suite.openSignedIn(admin, a.admin, `/signService/signRecordDetail?flowId=${flowId}`);
       await expect
         .poll(() => admin.getByTestId('sign-detail-page').getAttribute('data-status'), { timeout: 20_000 })
         .toBe('completed');

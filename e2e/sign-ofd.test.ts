@@ -1,24 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svgToPng } from '@openseal/seal-image/node';
 import { toPem } from '@openseal/pki';
 import { buildOfd, page as ofdPage, testCa, testSigner } from '../packages/ofd/src/test-ofd';
+import { useE2eSuite } from './fixtures';
 import { contractPdf, signOrgByApi, type SignOrg } from './sign-support';
-import {
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  openSignedIn,
-  PAGE_DIALECTS,
-  ROOT,
-  startE2eServer,
-  type E2eServer,
-} from './support';
+import { HAS_CHROMIUM, PAGE_DIALECTS } from './support';
 
 /** A round red seal picture: a ring and a star, as an electronic seal's image would be. */
 async function sealPicture(): Promise<Uint8Array> {
@@ -39,31 +30,20 @@ async function sealPicture(): Promise<Uint8Array> {
  * Screenshots under test-results/e2e/<dialect>/sign-ofd-*.png.
  */
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign service (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
+  const suite = useE2eSuite(dialect);
   let org: SignOrg;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let work = '';
   let ofdBytes: Uint8Array;
   let flowId = '';
   // The seal maker's SM2 CA: another platform's, which this one does not trust until an operator adds it.
   const sealCa = testCa('测试电子认证服务机构');
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
-  const shot = async (name: string) => {
-    await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-    await page.screenshot({ path: join(shots, `sign-ofd-${name}.png`), fullPage: false });
-  };
+  const shot = (name: string) => suite.shot(page, `sign-ofd-${name}`);
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
     work = await mkdtemp(join(tmpdir(), 'openseal-sign-ofd-'));
-    server = await startE2eServer(dialect);
-    ({ base } = server);
-    org = await signOrgByApi(server);
+    org = await signOrgByApi(suite.server);
     ofdBytes = buildOfd({
       pages: [
         ofdPage(
@@ -83,25 +63,15 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
         sealName: '杭州测试科技有限公司发票专用章',
       },
     });
-    browser = await launchChromium();
-    context = await browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      locale: 'zh-CN',
-      acceptDownloads: true,
-    });
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+    page = await suite.desktop({ acceptDownloads: true });
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
     if (work) await rm(work, { recursive: true, force: true });
   });
 
   it('1. quick sign takes an OFD beside the PDF contract', async () => {
-    await openSignedIn(page, base, org.admin, '/signService/signQuickly');
+    await suite.openSignedIn(page, org.admin, '/signService/signQuickly');
     const input = page.locator('[data-testid="sign-upload"] input[type="file"]');
     await input.waitFor({ state: 'attached', timeout: 20_000 });
     const pdf = join(work, '合同.pdf');
@@ -174,17 +144,10 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
 
   it('2b. once an operator adds the seal maker’s CA as a trust anchor, the same seal is valid', async () => {
     const headers = { 'content-type': 'application/json' };
-    const login = (await (
-      await fetch(`${base}/manage/api/v1/login`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ username: 'admin', password: 'Operator1234' }),
-      })
-    ).json()) as { data: { operatorToken: string } };
     const added = (await (
-      await fetch(`${base}/manage/api/v1/trust-anchors`, {
+      await fetch(`${suite.base}/manage/api/v1/trust-anchors`, {
         method: 'POST',
-        headers: { ...headers, 'x-operator-token': login.data.operatorToken },
+        headers: { ...headers, 'x-operator-token': await suite.operatorToken() },
         body: JSON.stringify({
           certificate: toPem(sealCa.certificate),
           label: '测试电子认证服务机构 SM2 根',
@@ -195,7 +158,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
     expect(added.data.keyAlgorithm).toBe('SM2');
     // The viewer keeps the anchors it fetched for a minute, and the browser may keep the bundle for the
     // 5 s it allows: a new page fetches them again, and is opened again until that short cache has passed.
-    const fresh = await context.newPage();
+    const fresh = await page.context().newPage();
     const url = page.url();
     try {
       const seals = fresh.getByTestId('ofd-seals');
@@ -208,15 +171,14 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('OFD files in the sign servic
       await expect.poll(settled, { timeout: 60_000, interval: 2_000 }).toBe('valid');
       expect(await seals.textContent()).toContain('签章有效');
       expect(await fresh.getByTestId('ofd-signature').getAttribute('data-reason')).toBe('signerConfirmed');
-      await expect.poll(() => fresh.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-      await fresh.screenshot({ path: join(shots, 'sign-ofd-02b-ofd-trusted.png'), fullPage: false });
+      await suite.shot(fresh, 'sign-ofd-02b-ofd-trusted');
     } finally {
       await fresh.close();
     }
   });
 
   it('3. the record offers the OFD for download, byte for byte as it was uploaded', async () => {
-    await page.goto(`${base}/signService/signRecordDetail?flowId=${flowId}`);
+    await page.goto(`${suite.base}/signService/signRecordDetail?flowId=${flowId}`);
     const button = page.locator('[data-testid="detail-file-download"][data-format="ofd"]');
     await button.waitFor({ timeout: 20_000 });
     const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);

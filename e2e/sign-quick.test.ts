@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
 import {
   confirmWill,
   contractPdf,
@@ -12,18 +13,7 @@ import {
   signOrgByApi,
   type SignOrg,
 } from './sign-support';
-import {
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  mustCallApi,
-  openSignedIn,
-  ROOT,
-  startE2eServer,
-  type E2eServer,
-  JOURNEY_DIALECTS,
-} from './support';
+import { HAS_CHROMIUM, JOURNEY_DIALECTS } from './support';
 
 /**
  * Quick sign through the pages, as the issue tells it: the seal administrator of an organisation uploads a
@@ -32,50 +22,28 @@ import {
  * checks it on /verifySign. Screenshots under test-results/e2e/<dialect>/sign-quick-*.png.
  */
 describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('quick sign in the browser (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
+  const suite = useE2eSuite(dialect);
   let org: SignOrg;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let work = '';
   let flowId = '';
   let signedFile = '';
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
-  const shot = async (name: string) => {
-    await expect.poll(() => page.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-    await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: join(shots, `sign-quick-${name}.png`), fullPage: true });
-  };
+  const shot = (name: string) => suite.shot(page, `sign-quick-${name}`, { fullPage: true, top: true });
   const visible = (testId: string) => () => page.getByTestId(testId).first().isVisible();
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
     work = await mkdtemp(join(tmpdir(), 'openseal-sign-quick-'));
-    server = await startE2eServer(dialect);
-    ({ base } = server);
-    org = await signOrgByApi(server);
-    browser = await launchChromium();
-    context = await browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      locale: 'zh-CN',
-      acceptDownloads: true,
-    });
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+    org = await signOrgByApi(suite.server);
+    page = await suite.desktop({ acceptDownloads: true });
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
     if (work) await rm(work, { recursive: true, force: true });
   });
 
   it('1. uploads a contract; a second copy of it is refused in the browser', async () => {
-    await openSignedIn(page, base, org.admin, '/signService/signQuickly');
+    await suite.openSignedIn(page, org.admin, '/signService/signQuickly');
     await expect.poll(visible('sign-upload'), { timeout: 20_000 }).toBe(true);
     const pdf = join(work, '采购合同.pdf');
     await writeFile(pdf, contractPdf('Purchase contract', 2));
@@ -125,12 +93,11 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('quick sign in the browser
 
   it('3. confirms intent by SMS code and signs', async () => {
     await page.getByTestId('sign-submit').click();
-    await confirmWill(page, base, org.adminMobile);
+    await confirmWill(page, suite.base, org.adminMobile);
     await shot('03-will-auth');
     await page.getByTestId('will-verify').click();
     await expect.poll(visible('quick-result'), { timeout: 60_000 }).toBe(true);
-    const flow = await mustCallApi<{ status: string; files: { signatures: number }[] }>(
-      base,
+    const flow = await suite.mustApi<{ status: string; files: { signatures: number }[] }>(
       'GET',
       `/v1/sign/flow/${flowId}`,
       org.admin,
@@ -157,7 +124,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('quick sign in the browser
   });
 
   it('5. checks the signed file on /verifySign: valid', async () => {
-    await page.goto(`${base}/verifySign`);
+    await page.goto(`${suite.base}/verifySign`);
     const input = page.locator('[data-testid="verify-upload"] input[type="file"]');
     await input.waitFor({ state: 'attached', timeout: 20_000 });
     await input.setInputFiles(signedFile);
@@ -175,7 +142,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('quick sign in the browser
   });
 
   it('6. the detail page shows the log and the evidence record with its proof', async () => {
-    await page.goto(`${base}/signService/signRecordDetail?flowId=${flowId}`);
+    await page.goto(`${suite.base}/signService/signRecordDetail?flowId=${flowId}`);
     await expect
       .poll(() => page.getByTestId('sign-detail-page').getAttribute('data-status'), { timeout: 15_000 })
       .toBe('completed');

@@ -1,24 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcProvider, type TestOidcProvider } from '../apps/server/test/oidc-provider';
-import {
-  apiCall,
-  createOrgByApi,
-  type E2eServer,
-  ensureWebBuilt,
-  freePort,
-  HAS_CHROMIUM,
-  launchChromium,
-  loginByApi,
-  MOTION,
-  ROOT,
-  startE2eServer,
-  uniqueMobile,
-  PAGE_DIALECTS,
-} from './support';
+import { useE2eSuite } from './fixtures';
+import { createOrgByApi, HAS_CHROMIUM, uniqueMobile, PAGE_DIALECTS } from './support';
 
 const CLIENT_ID = 'openseal-web';
 const CLIENT_SECRET = 'openseal-e2e-client-secret-0123456789';
@@ -32,17 +17,28 @@ const CLIENT_SECRET = 'openseal-e2e-client-secret-0123456789';
  */
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browser (%s)', (dialect) => {
   let op: TestOidcProvider;
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  // The provider must know the server's callback address, and the server its provider: the port comes first.
+  const suite = useE2eSuite(dialect, {
+    envForPort: async (port) => {
+      const redirectUri = `http://127.0.0.1:${port}/v1/sso/callback`;
+      op = await startOidcProvider({
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        redirectUris: [redirectUri],
+        interactive: true,
+      });
+      return {
+        SSO_ISSUER_URL: op.issuer,
+        SSO_CLIENT_ID: CLIENT_ID,
+        SSO_CLIENT_SECRET: CLIENT_SECRET,
+        SSO_REDIRECT_URI: redirectUri,
+        SSO_SCOPE: 'openid profile phone org',
+      };
+    },
+  });
   let page: Page;
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
   /** Screenshots wait for antd's dialog and toast animations to finish, so no half-faded frame is kept. */
-  const shot = async (name: string) => {
-    await expect.poll(() => page.locator(MOTION).count()).toBe(0);
-    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
-  };
+  const shot = (name: string) => suite.shot(page, name);
   const token = () => page.evaluate<string | null>("localStorage.getItem('accessToken')");
   const tag = randomBytes(3).toString('hex');
 
@@ -51,19 +47,16 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browse
   let org: Awaited<ReturnType<typeof createOrgByApi>>;
 
   const info = (t: string) =>
-    apiCall<{
+    suite.api<{
       identityType: number;
       userInfoPerson: { name: string };
       userInfoOrg: { organizeId: string; organizeName: string } | null;
-    }>(base, 'GET', '/v1/accounts/info', t);
+    }>('GET', '/v1/accounts/info', t);
 
   /** A fresh browser (no provider session, no stored token) on the login page. */
   async function freshLoginPage() {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
-    contexts.push(context);
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    await page.goto(`${base}/login`);
+    page = await suite.desktop();
+    await page.goto(`${suite.base}/login`);
     await expect.poll(() => page.getByTestId('sso-entry').isVisible(), { timeout: 15_000 }).toBe(true);
   }
 
@@ -80,32 +73,8 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browse
   }
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
-    // The provider must know the server's callback address, and the server its provider: fix the port first.
-    const port = await freePort();
-    const redirectUri = `http://127.0.0.1:${port}/v1/sso/callback`;
-    op = await startOidcProvider({
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-      redirectUris: [redirectUri],
-      interactive: true,
-    });
-    server = await startE2eServer(
-      dialect,
-      {
-        SSO_ISSUER_URL: op.issuer,
-        SSO_CLIENT_ID: CLIENT_ID,
-        SSO_CLIENT_SECRET: CLIENT_SECRET,
-        SSO_REDIRECT_URI: redirectUri,
-        SSO_SCOPE: 'openid profile phone org',
-      },
-      { port },
-    );
-    ({ base } = server);
-
     // A platform account with an organisation (created, so administered, not yet real-named).
-    org = await createOrgByApi(base, await loginByApi(base, member.mobile));
+    org = await createOrgByApi(suite.base, await suite.login(member.mobile));
     op.accounts.set(member.subject, {
       name: '单点成员',
       phone_number: `+86${member.mobile}`,
@@ -121,19 +90,14 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browse
       org_name: org.orgName,
     });
     op.passwords.set(outsider.subject, outsider.password);
-
-    browser = await launchChromium();
   });
 
   afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await server?.close();
     await op?.close();
   });
 
   it('offers single sign-on on the login page because the server has a provider', async () => {
-    const status = await apiCall<{ enabled: boolean }>(base, 'GET', '/v1/sso/status', null);
+    const status = await suite.api<{ enabled: boolean }>('GET', '/v1/sso/status', null);
     expect(status).toMatchObject({ code: 0, data: { enabled: true } });
     await freshLoginPage();
     expect(await page.getByTestId('sso-login-person').isVisible()).toBe(true);
@@ -151,7 +115,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browse
     await signInAtProvider(member);
     await shot('sso-02-provider-login');
     await page.getByTestId('op-submit').click();
-    await page.waitForURL((url) => url.origin === base && url.pathname === '/selectSpace', {
+    await page.waitForURL((url) => url.origin === suite.base && url.pathname === '/selectSpace', {
       timeout: 30_000,
     });
     const personToken = await token();
@@ -180,7 +144,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browse
     const loaded = page.waitForEvent('load', { timeout: 20_000 });
     await page.locator(`[data-testid="select-space-item"][data-account-id="${org.organizeId}"]`).click();
     await loaded;
-    await page.waitForURL((url) => url.origin === base && url.pathname === '/');
+    await page.waitForURL((url) => url.origin === suite.base && url.pathname === '/');
     const after = await token();
     expect(after).toMatch(/^ost_/);
     expect(after).not.toBe(before);
@@ -200,7 +164,9 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browse
     await toProviderForm('sso-login-organization');
     await signInAtProvider(outsider);
     await page.getByTestId('op-submit').click();
-    await page.waitForURL((url) => url.origin === base && url.pathname === '/ssoResult', { timeout: 30_000 });
+    await page.waitForURL((url) => url.origin === suite.base && url.pathname === '/ssoResult', {
+      timeout: 30_000,
+    });
     await expect.poll(() => page.getByTestId('sso-dialog-body').isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await page.getByTestId('sso-dialog-title').getAttribute('data-kind')).toBe('notInEnterprise');
     expect(await page.getByTestId('sso-dialog-title').textContent()).toBe('登录手机号不在该企业中');
@@ -217,7 +183,9 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browse
     await freshLoginPage();
     await toProviderForm('sso-login-person');
     await page.getByTestId('op-cancel').click();
-    await page.waitForURL((url) => url.origin === base && url.pathname === '/ssoResult', { timeout: 30_000 });
+    await page.waitForURL((url) => url.origin === suite.base && url.pathname === '/ssoResult', {
+      timeout: 30_000,
+    });
     await expect.poll(() => page.getByTestId('sso-dialog-body').isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await page.getByTestId('sso-dialog-title').getAttribute('data-kind')).toBe('loginException');
     expect(await page.getByTestId('sso-dialog-title').textContent()).toBe('登录异常');
@@ -229,12 +197,14 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browse
   });
 
   it('operateType 2: an organisation login of a member of two organisations chooses one', async () => {
-    const second = await createOrgByApi(base, await loginByApi(base, member.mobile));
+    const second = await createOrgByApi(suite.base, await suite.login(member.mobile));
     await freshLoginPage();
     await toProviderForm('sso-login-organization');
     await signInAtProvider(member);
     await page.getByTestId('op-submit').click();
-    await page.waitForURL((url) => url.origin === base && url.pathname === '/ssoResult', { timeout: 30_000 });
+    await page.waitForURL((url) => url.origin === suite.base && url.pathname === '/ssoResult', {
+      timeout: 30_000,
+    });
     const items = page.getByTestId('sso-choose-org-item');
     await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(2);
     // The waiting step names who is logging in, with the mobile masked.
@@ -248,7 +218,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browse
       .getByTestId('sso-choose-org-enter')
       .click();
     // An organisation login continues home, not to /selectSpace.
-    await page.waitForURL((url) => url.origin === base && url.pathname === '/', { timeout: 20_000 });
+    await page.waitForURL((url) => url.origin === suite.base && url.pathname === '/', { timeout: 20_000 });
     await expect.poll(token).toMatch(/^ost_/);
     const me = await info((await token())!);
     expect(me.data.identityType).toBe(1);

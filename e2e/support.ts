@@ -217,7 +217,10 @@ export interface Envelope<T> {
   data: T;
 }
 
-/** One JSON call to the API with the headers the web app sends, for fixtures made through the API. */
+/**
+ * One call to the API with the headers the web app sends, for fixtures made through the API: a JSON body,
+ * or a form (an upload) as it is.
+ */
 export async function apiCall<T = Record<string, unknown>>(
   base: string,
   method: 'GET' | 'POST',
@@ -227,12 +230,13 @@ export async function apiCall<T = Record<string, unknown>>(
 ): Promise<Envelope<T>> {
   const headers: Record<string, string> = { 'x-owner-switch': 'PROMOTE' };
   if (token) headers['x-access-token'] = token;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? null : JSON.stringify(body),
-  });
+  let payload: string | FormData | null = null;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const res = await fetch(`${base}${path}`, { method, headers, body: payload });
   return (await res.json()) as Envelope<T>;
 }
 

@@ -1,20 +1,12 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeForeignPlatform, type ForeignPlatform } from '../apps/server/test/foreign-platform';
 import { multipart } from '../apps/server/test/upload-fixtures';
-import {
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  PAGE_DIALECTS,
-  ROOT,
-  startE2eServer,
-  type E2eServer,
-} from './support';
+import { useE2eSuite } from './fixtures';
+import { HAS_CHROMIUM, MOTION, PAGE_DIALECTS } from './support';
 
 /**
  * Trust anchors in the operator console, in a real browser against the real server: another platform's
@@ -25,26 +17,19 @@ import {
  * confirmation. Screenshots under test-results/e2e/<dialect>/trust-anchors-*.png.
  */
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('trust anchors in the console (%s)', (dialect) => {
-  let server: E2eServer;
-  let base = '';
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = useE2eSuite(dialect);
   let page: Page;
   let foreign: ForeignPlatform;
   let signed: Buffer;
   let work = '';
   let operatorToken = '';
-  const shots = join(ROOT, 'test-results', 'e2e', dialect);
 
-  const shot = async (p: Page, name: string) => {
-    await expect.poll(() => p.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
-    await p.screenshot({ path: join(shots, `trust-anchors-${name}.png`), fullPage: true });
-  };
+  const shot = (p: Page, name: string) => suite.shot(p, `trust-anchors-${name}`, { fullPage: true });
 
   /** The chain the public verification service reports for the foreign PDF. */
   async function chain(): Promise<string> {
     const { body, contentType } = multipart([{ name: 'c.pdf', bytes: signed, type: 'application/pdf' }]);
-    const res = await fetch(`${base}/v1/signFile/verify/pdf`, {
+    const res = await fetch(`${suite.base}/v1/signFile/verify/pdf`, {
       method: 'POST',
       headers: { 'content-type': contentType },
       body: new Uint8Array(body),
@@ -58,23 +43,13 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('trust anchors in the console
     Buffer.from(await crypto.subtle.digest('SHA-256', new Uint8Array(der))).toString('hex');
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
     work = await mkdtemp(join(tmpdir(), 'openseal-trust-anchors-'));
-    server = await startE2eServer(dialect);
-    ({ base } = server);
     foreign = await makeForeignPlatform();
     signed = await foreign.signedPdf();
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+    page = await suite.desktop();
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
     if (work) await rm(work, { recursive: true, force: true });
   });
 
@@ -83,10 +58,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('trust anchors in the console
   });
 
   it('logs the operator in and opens the trust anchors page with the platform root built in', async () => {
-    await page.goto(`${base}/manage/login`);
-    await page.getByTestId('manage-login-username').fill('admin');
-    await page.getByTestId('manage-login-password').fill('Operator1234');
-    await page.getByTestId('manage-login-submit').click();
+    await suite.loginOperator(page);
     await page.waitForURL((url) => url.pathname === '/manage');
     operatorToken = (await page.evaluate("localStorage.getItem('operatorToken')")) as string;
     expect(operatorToken).toMatch(/^opt_/);
@@ -127,7 +99,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('trust anchors in the console
 
   it('verifies the PDF signed under it with the chain trusted, and serves the root publicly', async () => {
     expect(await chain()).toBe('trusted');
-    const bundle = await (await fetch(`${base}/pki/trust-anchors`)).text();
+    const bundle = await (await fetch(`${suite.base}/pki/trust-anchors`)).text();
     expect(bundle).toContain(foreign.root.pem.split('\n')[1]);
   });
 
@@ -146,19 +118,12 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('trust anchors in the console
   });
 
   it('works on a 390 px phone: cards, a PEM pasted, a removal confirmed', async () => {
-    const phone = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      locale: 'zh-CN',
-      isMobile: true,
-      hasTouch: true,
-    });
+    const p = await suite.phone();
     try {
-      await phone.addInitScript(
+      await p.addInitScript(
         `localStorage.setItem('operatorToken', ${JSON.stringify(operatorToken)}); localStorage.setItem('operatorName', 'admin');`,
       );
-      const p = await phone.newPage();
-      p.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-      await p.goto(`${base}/manage?tab=trustAnchors`);
+      await p.goto(`${suite.base}/manage?tab=trustAnchors`);
       await expect
         .poll(() => p.getByTestId('trust-anchor-cards').isVisible(), { timeout: 20_000 })
         .toBe(true);
@@ -200,7 +165,7 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('trust anchors in the console
       await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(0);
       expect(await chain()).toBe('untrusted');
     } finally {
-      await phone.close();
+      await suite.close(p);
     }
   });
 

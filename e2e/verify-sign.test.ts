@@ -1,26 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyReasonText, type contracts, type Language } from '@openseal/core';
 import { checkProofBundle } from '@openseal/evidence';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPdfSigning } from '../apps/server/src/modules/signing/pdf-signing';
 import { multipart } from '../apps/server/test/upload-fixtures';
+import { useE2eSuite } from './fixtures';
 import { appendFreeText, forgedSealPdf, MALLORY } from './sign-support';
-import {
-  ensureWebBuilt,
-  HAS_CHROMIUM,
-  launchChromium,
-  MOTION,
-  ROOT,
-  startE2eServer,
-  type E2eServer,
-  PAGE_DIALECTS,
-} from './support';
+import { HAS_CHROMIUM, MOTION, PAGE_DIALECTS, type E2eServer } from './support';
 
 /** A one-page A4 PDF written by hand, with some text to show. */
 function plainPdf(lines: string[], padding = 0): Buffer {
@@ -74,25 +66,21 @@ function ringPng(size = 240): Buffer {
  * test-results/e2e/<dialect>/verify-sign/.
  */
 describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('verification pages in the browser (%s)', (dialect) => {
+  const suite = useE2eSuite(dialect, { shotsDir: 'verify-sign' });
   let server: E2eServer;
-  let browser: Browser;
+  let shots: string;
   let page: Page;
   let dir: string;
   let signed: string;
   let forged: string;
   let mallory: string;
   let malloryApproved: string;
-  const shots = join(ROOT, 'test-results', 'e2e', dialect, 'verify-sign');
-  const shot = async (name: string) => {
-    await expect.poll(() => page.locator(MOTION).count()).toBe(0);
-    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
-  };
+  const shot = (name: string) => suite.shot(page, name);
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    await mkdir(shots, { recursive: true });
     dir = await mkdtemp(join(tmpdir(), 'openseal-e2e-verify-'));
-    server = await startE2eServer(dialect);
+    server = suite.server;
+    shots = suite.shots;
     const pki = server.app.pki;
     const issue = (commonName: string, org: string, code: string) =>
       pki.issue(server.db, {
@@ -141,16 +129,9 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('verification pages in the br
     await writeFile(join(dir, 'notes.txt'), 'not a pdf at all');
     await writeFile(join(dir, 'broken.pdf'), '%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
     await writeFile(join(dir, 'large.pdf'), plainPdf(['Large'], 3.2 * 1024 * 1024));
-    browser = await launchChromium();
-    const context = await browser.newContext({
-      viewport: { width: 1366, height: 900 },
-      acceptDownloads: true,
-    });
-    page = await context.newPage();
+    page = await suite.desktop({ acceptDownloads: true });
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -311,14 +292,10 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('verification pages in the br
 
   /** Opens /verifySign in a fresh context of the view and language, uploads the file and waits for a verdict. */
   async function verifyIn(view: (typeof VIEWS)[number], language: Language, file: string) {
-    const context = await browser.newContext({
-      viewport: { width: view.width, height: view.height },
-      isMobile: view.touch,
-      hasTouch: view.touch,
-      acceptDownloads: true,
-    });
+    const size = { viewport: { width: view.width, height: view.height }, acceptDownloads: true };
+    const p = view.touch ? await suite.phone(size) : await suite.desktop(size);
+    const context = p.context();
     await context.addInitScript(`localStorage.setItem('language', ${JSON.stringify(language)})`);
-    const p = await context.newPage();
     await p.goto(`${server.base}/verifySign`);
     if (view.touch) {
       // A phone is offered the mobile pages first (spec section 2); it taps through to this page.
