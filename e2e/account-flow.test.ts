@@ -7,7 +7,7 @@ import {
   uniqueMobile,
   uniqueOrgName,
   uniqueUscc,
-  JOURNEY_DIALECTS,
+  PAGE_DIALECTS,
   openUserPanel,
 } from './support';
 
@@ -16,7 +16,7 @@ import {
  * organisation, switch into it and back to the personal space, log out. One screenshot per step under
  * test-results/e2e/<dialect>/.
  */
-describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('account flow in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('account flow in the browser (%s)', (dialect) => {
   const suite = useE2eSuite(dialect);
   let page: Page;
   const mobile = uniqueMobile();

@@ -12,7 +12,7 @@ import {
   uniqueOrgName,
   uniqueResidentId,
   uniqueUscc,
-  JOURNEY_DIALECTS,
+  PAGE_DIALECTS,
   openUserPanel,
 } from './support';
 
@@ -21,7 +21,7 @@ import {
  * verifier), then creates an organisation and verifies it by the manual path, which an operator approves
  * through the console API. One screenshot per step under test-results/e2e/<dialect>/.
  */
-describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('real-name flow in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('real-name flow in the browser (%s)', (dialect) => {
   const suite = useE2eSuite(dialect, { env: { REALNAME_SANDBOX_DELAY_MS: '300' } });
   let page: Page;
   const mobile = uniqueMobile();

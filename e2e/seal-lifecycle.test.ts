@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useE2eSuite } from './fixtures';
 import { expireSealIn, sealOrgByApi, type SealOrg } from './seal-support';
-import { HAS_CHROMIUM, JOURNEY_DIALECTS } from './support';
+import { HAS_CHROMIUM, PAGE_DIALECTS } from './support';
 
 /**
  * A seal's whole life through the pages, one person at a time, as the issue tells it: the administrator
@@ -21,7 +21,7 @@ interface SealOut {
 
 const DAY = 86_400_000;
 
-describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('a seal’s life in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('a seal’s life in the browser (%s)', (dialect) => {
   const suite = useE2eSuite(dialect);
   let org: SealOrg;
   let admin: Page;

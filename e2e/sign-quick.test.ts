@@ -13,7 +13,7 @@ import {
   signOrgByApi,
   type SignOrg,
 } from './sign-support';
-import { HAS_CHROMIUM, JOURNEY_DIALECTS } from './support';
+import { HAS_CHROMIUM, PAGE_DIALECTS } from './support';
 
 /**
  * Quick sign through the pages, as the issue tells it: the seal administrator of an organisation uploads a
@@ -21,7 +21,7 @@ import { HAS_CHROMIUM, JOURNEY_DIALECTS } from './support';
  * sandbox outbox, signs, downloads the signed file (pdfsig: a valid signature covering the whole file) and
  * checks it on /verifySign. Screenshots under test-results/e2e/<dialect>/sign-quick-*.png.
  */
-describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('quick sign in the browser (%s)', (dialect) => {
+describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('quick sign in the browser (%s)', (dialect) => {
   const suite = useE2eSuite(dialect);
   let org: SignOrg;
   let page: Page;

@@ -26,10 +26,11 @@ if (!HAS_CHROMIUM)
 
 /**
  * Databases of the browser tests. The server suites run every API on PGlite and, with DATABASE_URL, on
- * PostgreSQL; a browser test's subject is the pages, which do not know the database. So the journeys that
- * cross many modules (account, real name, seal lifecycle, quick sign, two-organisation flow) walk the pages
- * on both databases, and the page-group suites on the embedded default only, which keeps CI inside its
- * time limit on two cores. `E2E_ALL_DIALECTS=1` runs every browser suite on both.
+ * PostgreSQL; a browser test's subject is the pages, which do not know the database. So one journey that
+ * crosses the most modules (the two-organisation signing flow: accounts, members, seals, approvals,
+ * signing, evidence) walks the pages on both databases, and every other browser suite on the embedded
+ * default only, which keeps CI inside its time limit on two cores. `E2E_ALL_DIALECTS=1` runs every
+ * browser suite on both.
  */
 export const JOURNEY_DIALECTS: DialectName[] = DIALECTS;
 export const PAGE_DIALECTS: DialectName[] = process.env.E2E_ALL_DIALECTS ? DIALECTS : ['pglite'];

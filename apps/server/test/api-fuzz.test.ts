@@ -30,7 +30,7 @@ import { mutate as mutatePdf, type MutationSource } from '../../../packages/pdf/
 import { createTestPki, signTestPdf, TestPdf } from '../../../packages/pdf/src/verify/test-pdf';
 import { corpusFiles } from '../../../packages/pdf/src/test-env';
 
-const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 40_000);
+const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 25_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed13);
 /** The code of the database safety net: reaching it means a value got past input checks to the database. */
 const VALUE_REJECTED = 1110;
