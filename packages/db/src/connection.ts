@@ -89,12 +89,32 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/**
+ * Kysely looks for its migration table by introspecting every table of every schema, calling
+ * pg_get_serial_sequence on each: when another schema is dropped meanwhile (another tenant, another test
+ * run) that call fails with invalid_schema_name for the other schema. Nothing was applied then; a
+ * fresh look succeeds.
+ */
+export function isOtherSchemaGone(error: unknown, schema?: string | null): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (!e || e.code !== '3F000' || typeof e.message !== 'string') return false;
+  return !schema || !e.message.includes(`"${schema}"`);
+}
+
+const MIGRATE_ATTEMPTS = 10;
+
 /** Applies pending migrations. With a schema, the migration bookkeeping lives in that schema too. */
 export async function migrateToLatest(db: Kysely<Database>, schema?: string | null): Promise<string[]> {
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error && attempt < MIGRATE_ATTEMPTS && isOtherSchemaGone(error, schema)) {
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80 * attempt));
+      continue;
+    }
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
 }
 
 export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
