@@ -1,9 +1,10 @@
+import { appendAnnotation, MALLORY } from '../packages/pdf/src/verify/test-pdf';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createPrivateKey, createPublicKey, sign as nodeSign } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IncrementalUpdate, openPdf, PdfDict, PdfName, PdfRef, PdfString, signPdf } from '@openseal/pdf';
+import { signPdf } from '@openseal/pdf';
 import { buildCadesDetached, type KeyHandle } from '@openseal/pki';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -215,52 +216,9 @@ export async function forgedSealPdf(
   }
 }
 
-export const MALLORY = 'PAY 1,000,000 TO MALLORY';
+export { MALLORY };
 
-/**
- * Appends to a signed PDF, in a new incremental update, a FreeText annotation on page 1 that shows
- * `text` (its /Contents and an appearance that draws it), as an attacker's editor would after sealing.
- */
+/** A signed PDF with a FreeText annotation showing `text` appended after sealing, as an attacker's editor would. */
 export function appendFreeText(bytes: Uint8Array, text = MALLORY): Buffer {
-  const doc = openPdf(bytes);
-  const up = new IncrementalUpdate(doc);
-  const page = doc.pages()[0]!;
-  const font = up.allocate();
-  up.set(
-    font,
-    new PdfDict([
-      ['Type', new PdfName('Font')],
-      ['Subtype', new PdfName('Type1')],
-      ['BaseFont', new PdfName('Helvetica')],
-    ]),
-  );
-  const ap = up.addStream(
-    new PdfDict([
-      ['Type', new PdfName('XObject')],
-      ['Subtype', new PdfName('Form')],
-      ['BBox', [0, 0, 300, 40]],
-      ['Resources', new PdfDict([['Font', new PdfDict([['Helv', font]])]])],
-    ]),
-    Uint8Array.from(Buffer.from(`BT /Helv 14 Tf 4 14 Td (${text}) Tj ET`, 'latin1')),
-  );
-  const annot = up.allocate();
-  up.set(
-    annot,
-    new PdfDict([
-      ['Type', new PdfName('Annot')],
-      ['Subtype', new PdfName('FreeText')],
-      ['Rect', [100, 400, 400, 440]],
-      ['F', 4],
-      ['P', page.ref],
-      ['AP', new PdfDict([['N', ap]])],
-      ['Contents', PdfString.fromText(text)],
-      ['DA', PdfString.fromLatin1('/Helv 14 Tf 0 g')],
-    ]),
-  );
-  const annots = page.dict.get('Annots');
-  const list = doc.resolve(annots);
-  const next = [...(Array.isArray(list) ? list : []), annot];
-  if (annots instanceof PdfRef) up.set(annots, next);
-  else up.set(page.ref, page.dict.clone().set('Annots', next));
-  return Buffer.concat([bytes, up.build()]);
+  return Buffer.from(appendAnnotation(bytes, 'FreeText', text));
 }

@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PdfDict, PdfName, PdfRef, PdfString } from '../objects';
+import type { PdfRef } from '../objects';
+import { PdfDict, PdfName, PdfString } from '../objects';
 import { openPdf } from '../reader';
 import { appendDss, signPdf, type PdfSignOptions } from '../sign/index';
 import { buildCms } from '../sign/test-cms';
 import { IncrementalUpdate } from '../writer';
 import { verifyPdf, type SignatureReport } from './index';
-import { createTestCms, createTestPki, TestPdf, type TestPki } from './test-pdf';
+import { appendAnnotation, createTestCms, MALLORY, createTestPki, TestPdf, type TestPki } from './test-pdf';
 
 let pki: TestPki;
 let base: Uint8Array;
@@ -134,56 +135,6 @@ describe('verifyPdf on files made by signPdf', () => {
     expect(addedReport.verdict).toBe('invalid');
   });
 });
-
-const MALLORY = 'PAY 1,000,000 TO MALLORY';
-
-/**
- * Appends, in a new incremental update, an annotation that shows MALLORY on page 1: a FreeText (its
- * /Contents and its appearance) or a Stamp (its appearance only), as an attacker's editor would.
- */
-function appendAnnotation(bytes: Uint8Array, subtype: 'FreeText' | 'Stamp'): Uint8Array {
-  const doc = openPdf(bytes);
-  const up = new IncrementalUpdate(doc);
-  const page = doc.pages()[0]!;
-  const font = up.allocate();
-  up.set(
-    font,
-    new PdfDict([
-      ['Type', new PdfName('Font')],
-      ['Subtype', new PdfName('Type1')],
-      ['BaseFont', new PdfName('Helvetica')],
-    ]),
-  );
-  const ap = up.addStream(
-    new PdfDict([
-      ['Type', new PdfName('XObject')],
-      ['Subtype', new PdfName('Form')],
-      ['BBox', [0, 0, 300, 40]],
-      ['Resources', new PdfDict([['Font', new PdfDict([['Helv', font]])]])],
-    ]),
-    Uint8Array.from(Buffer.from(`BT /Helv 14 Tf 4 14 Td (${MALLORY}) Tj ET`, 'latin1')),
-  );
-  const annot = up.allocate();
-  const dict = new PdfDict([
-    ['Type', new PdfName('Annot')],
-    ['Subtype', new PdfName(subtype)],
-    ['Rect', [100, 400, 400, 440]],
-    ['F', 4],
-    ['P', page.ref],
-    ['AP', new PdfDict([['N', ap]])],
-  ]);
-  if (subtype === 'FreeText') {
-    dict.set('Contents', PdfString.fromText(MALLORY));
-    dict.set('DA', PdfString.fromLatin1('/Helv 14 Tf 0 g'));
-  }
-  up.set(annot, dict);
-  const annots = page.dict.get('Annots');
-  const list = doc.resolve(annots);
-  const next = [...(Array.isArray(list) ? list : []), annot];
-  if (annots instanceof PdfRef) up.set(annots, next);
-  else up.set(page.ref, page.dict.clone().set('Annots', next));
-  return concatBytes(bytes, up.build());
-}
 
 function seal(size: number): Uint8Array {
   const png = new PNG({ width: size, height: size });

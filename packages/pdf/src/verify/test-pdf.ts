@@ -9,6 +9,9 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import * as x509 from '@peculiar/x509';
 import { buildCrl, buildTimeStampToken, type KeyHandle } from '@openseal/pki';
+import { PdfDict, PdfName, PdfRef, PdfString } from '../objects';
+import { openPdf } from '../reader';
+import { IncrementalUpdate } from '../writer';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
@@ -608,4 +611,62 @@ export async function timestampTestPdf(
 function x509Certificate(der: Uint8Array): x509.X509Certificate {
   setUpCrypto();
   return new x509.X509Certificate(der);
+}
+
+export const MALLORY = 'PAY 1,000,000 TO MALLORY';
+
+/**
+ * Appends, in a new incremental update, an annotation that shows `text` on page 1: a FreeText (its
+ * /Contents and its appearance) or a Stamp (its appearance only), as an attacker's editor would.
+ */
+export function appendAnnotation(
+  bytes: Uint8Array,
+  subtype: 'FreeText' | 'Stamp',
+  text = MALLORY,
+): Uint8Array {
+  const doc = openPdf(bytes);
+  const up = new IncrementalUpdate(doc);
+  const page = doc.pages()[0]!;
+  const font = up.allocate();
+  up.set(
+    font,
+    new PdfDict([
+      ['Type', new PdfName('Font')],
+      ['Subtype', new PdfName('Type1')],
+      ['BaseFont', new PdfName('Helvetica')],
+    ]),
+  );
+  const ap = up.addStream(
+    new PdfDict([
+      ['Type', new PdfName('XObject')],
+      ['Subtype', new PdfName('Form')],
+      ['BBox', [0, 0, 300, 40]],
+      ['Resources', new PdfDict([['Font', new PdfDict([['Helv', font]])]])],
+    ]),
+    Uint8Array.from(Buffer.from(`BT /Helv 14 Tf 4 14 Td (${text}) Tj ET`, 'latin1')),
+  );
+  const annot = up.allocate();
+  const dict = new PdfDict([
+    ['Type', new PdfName('Annot')],
+    ['Subtype', new PdfName(subtype)],
+    ['Rect', [100, 400, 400, 440]],
+    ['F', 4],
+    ['P', page.ref],
+    ['AP', new PdfDict([['N', ap]])],
+  ]);
+  if (subtype === 'FreeText') {
+    dict.set('Contents', PdfString.fromText(text));
+    dict.set('DA', PdfString.fromLatin1('/Helv 14 Tf 0 g'));
+  }
+  up.set(annot, dict);
+  const annots = page.dict.get('Annots');
+  const list = doc.resolve(annots);
+  const next = [...(Array.isArray(list) ? list : []), annot];
+  if (annots instanceof PdfRef) up.set(annots, next);
+  else up.set(page.ref, page.dict.clone().set('Annots', next));
+  const added = up.build();
+  const out = new Uint8Array(bytes.length + added.length);
+  out.set(bytes);
+  out.set(added, bytes.length);
+  return out;
 }
