@@ -167,8 +167,15 @@ export async function dragOntoPage(
 export async function confirmWill(page: Page, base: string, mobile: string): Promise<void> {
   await expect.poll(() => page.getByTestId('will-send').isVisible(), { timeout: 15_000 }).toBe(true);
   const since = Date.now() - 1_000;
+  await expect.poll(() => page.getByTestId('will-send').isEnabled(), { timeout: 15_000 }).toBe(true);
   await page.getByTestId('will-send').click();
-  await expect.poll(() => page.getByTestId('will-sandbox').isVisible(), { timeout: 10_000 }).toBe(true);
+  // The sandbox tag shows once the code is sent; an error the page shows instead fails here with its text.
+  const outcome = async () => {
+    if (await page.getByTestId('will-sandbox').isVisible()) return 'sent';
+    const errors = page.locator('.ant-message-error, .ant-notification-notice-error');
+    return (await errors.count()) > 0 ? `error: ${await errors.first().innerText()}` : 'waiting';
+  };
+  await expect.poll(outcome, { timeout: 30_000 }).toBe('sent');
   const code = await readSmsCode(base, mobile, since);
   await page.getByTestId('will-code').fill(code);
 }
