@@ -80,7 +80,8 @@ const envSchema = z.object({
   SSO_CLIENT_SECRET: z.string().optional(),
   SSO_REDIRECT_URI: z.string().url().optional(),
   SSO_SCOPE: z.string().optional(),
-  WORKER_THREADS: int(Math.max(1, availableParallelism() - 1), 1),
+  WORKERS: int(availableParallelism(), 1),
+  WORKER_THREADS: int(0, 0),
   WORKER_MEMORY_MB: int(1024, 64),
 });
 
@@ -142,8 +143,13 @@ export type AppConfig = {
     redirectUri: string;
     scope?: string;
   } | null;
-  /** The worker pool that parses, verifies, signs and decodes off the main thread. */
+  /** The worker pool that parses, verifies, signs and decodes off the main thread (in each process). */
   workers: { threads: number; memoryMb: number };
+  /**
+   * Server processes sharing the port (WORKERS, default: the cores). On PGlite always 1, with the reason:
+   * the embedded database belongs to one process.
+   */
+  processes: { count: number; asked: number; reason: string | null };
 };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -153,6 +159,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid settings:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const processes = {
+    count: e.DATABASE_URL ? e.WORKERS : 1,
+    asked: e.WORKERS,
+    reason: e.DATABASE_URL
+      ? null
+      : 'PGlite keeps its data in one process: set DATABASE_URL (PostgreSQL) to serve from several',
+  };
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
@@ -215,6 +228,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             ...(e.SSO_SCOPE ? { scope: e.SSO_SCOPE } : {}),
           }
         : null,
-    workers: { threads: e.WORKER_THREADS, memoryMb: e.WORKER_MEMORY_MB },
+    workers: {
+      // Unset: the cores left after the processes' own main threads, shared among the processes.
+      threads:
+        e.WORKER_THREADS > 0
+          ? e.WORKER_THREADS
+          : Math.max(1, Math.ceil((availableParallelism() - 1) / processes.count)),
+      memoryMb: e.WORKER_MEMORY_MB,
+    },
+    processes,
   };
 }

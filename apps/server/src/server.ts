@@ -1,17 +1,35 @@
 import { buildApp } from './app';
+import { announceReady, isClusterWorker, reportListening, runPrimary } from './cluster';
 import { loadConfig } from './config';
 import { seedDemoSeals } from './seed/demo-seals';
 
-/** Listens; everything else is in buildApp. Stops gracefully on SIGINT/SIGTERM. */
+/**
+ * Listens; everything else is in buildApp. With WORKERS > 1 (PostgreSQL) this process is the primary of
+ * a cluster (cluster.ts): it prepares the platform once, then forks the processes that serve. Each
+ * serving process stops gracefully on SIGINT/SIGTERM.
+ */
 const config = loadConfig(process.env);
+const worker = isClusterWorker();
+const primary = !worker && config.processes.count > 1;
+
 const app = await buildApp({ config });
-if (config.seedDemo) {
-  // Demo seals are made through the API on the first start; a failure leaves the platform serving.
-  await app.ready();
-  await seedDemoSeals(app).then(
-    (made) => made > 0 && app.log.info({ made }, 'made the demo seals'),
-    (err: unknown) => app.log.warn({ err }, 'could not make the demo seals'),
-  );
+if (!worker) {
+  if (config.processes.reason && config.processes.asked > 1)
+    app.log.info({ workers: config.processes.asked }, `serving from one process: ${config.processes.reason}`);
+  if (config.seedDemo) {
+    // Demo seals are made through the API on the first start; a failure leaves the platform serving.
+    await app.ready();
+    await seedDemoSeals(app).then(
+      (made) => made > 0 && app.log.info({ made }, 'made the demo seals'),
+      (err: unknown) => app.log.warn({ err }, 'could not make the demo seals'),
+    );
+  }
+}
+
+if (primary) {
+  // The platform is ready (migrated, keys made, data seeded): the serving processes only open it.
+  await app.close();
+  process.exit(await runPrimary(config, app.log));
 }
 
 let closing = false;
@@ -33,6 +51,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host });
-app.log.info(`OpenSeal is serving on http://localhost:${config.port}`);
+const address = app.server.address();
+const port = address && typeof address === 'object' ? address.port : config.port;
+if (worker) reportListening(port);
+else {
+  app.log.info(`OpenSeal is serving on http://localhost:${port}`);
+  announceReady([process.pid], port);
+}
 // Start the worker pool now rather than on the first upload (loading a worker takes a second or two).
-app.work.warm().catch((err: unknown) => app.log.warn({ err }, 'could not start the worker pool'));
+app.work.warm().catch((err: unknown) => {
+  // Stopping while the pool starts ends its first task: not a failure to report.
+  if (!closing) app.log.warn({ err }, 'could not start the worker pool');
+});
