@@ -16,6 +16,7 @@ import type { Bench, BenchContext, LoadOptions } from './lib/bench';
 import { runLoad, type LoadResult } from './lib/load';
 import { emit, note, round } from './lib/report';
 import { findPostgres, startServer, type BenchDb } from './lib/server';
+import { runSoak } from './soak';
 
 /** Benches in run order, after the livez baseline. */
 const BENCHES: Bench[] = [accountInfo, signFlow, verifyPdf];
@@ -33,7 +34,10 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     sizes: { type: 'string', default: '1,20,200' },
     repeat: { type: 'string', default: '3' },
-    prepared: { type: 'string', default: '200' },
+    prepared: { type: 'string' },
+    workers: { type: 'string', default: String(availableParallelism()) },
+    soak: { type: 'boolean', default: false },
+    'soak-minutes': { type: 'string', default: '10' },
   },
 });
 
@@ -48,8 +52,11 @@ const options: LoadOptions = {
   durationS: bounded('duration', args.duration, 1, 60),
   connections: bounded('connections', args.connections, 1, 200),
   warmupS: bounded('warmup', args.warmup, 0, 30),
-  prepared: bounded('prepared', args.prepared, 1, 5000),
+  // Enough tasks that a run of --duration does not run out at the fastest rates seen here.
+  prepared: bounded('prepared', args.prepared ?? String(Math.max(200, 60 * Number(args.duration))), 1, 5000),
 };
+/** Server processes on PostgreSQL (WORKERS); PGlite is always one. */
+const workers = bounded('workers', args.workers, 1, 64);
 
 /** A latency, or null when there was no 2xx answer to time (the worker's NaN arrives as null). */
 const ms = (v: number | null): number | null => (v === null || Number.isNaN(v) ? null : round(v, 3));
@@ -67,6 +74,7 @@ function record(bench: string, db: BenchDb, r: LoadResult, baseline: LoadResult 
     errors: r.errors,
     durationS: r.durationS,
     connections: options.connections,
+    processes: db === 'postgres' ? workers : 1,
     ...(baseline && baseline !== r
       ? {
           ratioToLivez: round(r.rps / baseline.rps, 3),
@@ -81,8 +89,14 @@ function record(bench: string, db: BenchDb, r: LoadResult, baseline: LoadResult 
 async function runOn(db: BenchDb, databaseUrl: string | undefined, benches: Bench[]): Promise<boolean> {
   note(`${db}: starting server`);
   const t0 = Date.now();
-  const server = await startServer({ db, ...(databaseUrl ? { databaseUrl } : {}) });
-  note(`${db}: server up at ${server.baseUrl} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const server = await startServer({
+    db,
+    ...(databaseUrl ? { databaseUrl, processes: workers } : {}),
+  });
+  note(
+    `${db}: server up at ${server.baseUrl} (${server.processes} process${server.processes > 1 ? 'es' : ''}) ` +
+      `in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   let ok = true;
   try {
     const ctx: BenchContext = {
@@ -124,6 +138,19 @@ async function runOn(db: BenchDb, databaseUrl: string | undefined, benches: Benc
 }
 
 async function main(): Promise<number> {
+  if (args.soak) {
+    const databaseUrl = await findPostgres();
+    if (!databaseUrl) throw new Error('the soak runs on PostgreSQL: set DATABASE_URL');
+    const ok = await runSoak({
+      databaseUrl,
+      minutes: bounded('soak-minutes', args['soak-minutes'], 1, 240),
+      load: 0.8,
+      processes: Math.max(2, workers),
+      probeS: 30,
+      warmupMinutes: Number(args['soak-minutes']) >= 5 ? 2 : 0,
+    });
+    return ok ? 0 : 1;
+  }
   const only = args.only?.split(',').map((s) => s.trim());
   const benches = only ? BENCHES.filter((b) => only.includes(b.name)) : BENCHES;
   const trustCore = !only || only.includes(TRUST_CORE);

@@ -150,22 +150,31 @@ const readCodes = new Set<string>();
 
 /**
  * Will-auth of a task as the will-auth page does it: create, send the code, read it from the sandbox
- * outbox, verify. One at a time per mobile (the outbox says which message is newest, not for which record).
+ * outbox, verify. The send answers with its message's id, so several can run at once for one mobile
+ * (within the outbox's newest 20 messages).
  */
 export async function willAuth(s: Signer, taskId: string): Promise<string> {
   const { willBizId } = await callApi<{ willBizId: string }>(s.baseUrl, 'POST', '/v1/will/createWillUrl', {
     headers: s.headers,
     body: { source: 3, bizId: taskId },
   });
-  await callApi(s.baseUrl, 'POST', `/v1/will/${willBizId}/sendCode`, { headers: s.headers });
+  const { messageId } = await callApi<{ messageId?: string }>(
+    s.baseUrl,
+    'POST',
+    `/v1/will/${willBizId}/sendCode`,
+    { headers: s.headers },
+  );
   const deadline = Date.now() + 30_000;
   let code: string | undefined;
   for (;;) {
     const outbox = await callApi<{
       messages: Array<{ id: string; scene: string; code: string | null; status: string }>;
     }>(s.baseUrl, 'GET', `/v1/dev/sms-outbox?mobile=${encodeURIComponent(s.mobile)}`);
-    // Newest first: the first will-auth message is the one just sent; its code appears on delivery.
-    const m = outbox.messages.find((x) => x.scene === 'willAuth');
+    // The message the send answered with; without its id, newest first: the first will-auth message is
+    // the one just sent. Its code appears on delivery.
+    const m = messageId
+      ? outbox.messages.find((x) => x.id === messageId)
+      : outbox.messages.find((x) => x.scene === 'willAuth');
     if (m && !readCodes.has(m.id) && m.code) {
       readCodes.add(m.id);
       code = m.code;

@@ -333,6 +333,7 @@ export const createWillResponse = z.object({
 });
 export const willSendCodeResponse = z.object({
   sandbox: z.boolean(),
+  messageId: z.string().describe('the text message, as the SMS gateway tracks its delivery'),
   resendAfterSeconds: z.number().int(),
   expiresInSeconds: z.number().int(),
 });

@@ -116,6 +116,7 @@ export function createMsgsService(deps: {
       }
       return {
         flowId,
+        messageId,
         expiresInSeconds: deps.codeTtlSeconds,
         resendAfterSeconds: deps.resendSeconds,
         sandbox: provider.isSandbox,

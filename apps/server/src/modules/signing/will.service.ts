@@ -125,6 +125,7 @@ export function createWillService(deps: { msgs: MsgsService } & WillBusiness) {
       await repo.updateWill(db, id, { sms_flow_id: sent.flowId }, 'created');
       return {
         sandbox: sent.sandbox,
+        messageId: sent.messageId,
         resendAfterSeconds: sent.resendAfterSeconds,
         expiresInSeconds: sent.expiresInSeconds,
       };
