@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { accountInfo } from './benches/account-info';
+import { runKeyStore } from './benches/key-store';
 import { livez } from './benches/livez';
 import { runSealImage } from './benches/seal-image';
 import { signFlow } from './benches/sign-flow';
@@ -24,6 +25,8 @@ const BENCHES: Bench[] = [accountInfo, signFlow, verifyPdf];
 const TRUST_CORE = 'trust-core';
 /** Seal PNGs per second per seal type, without a server (benches/seal-image.ts). */
 const SEAL_IMAGE = 'seal-image';
+/** Key-store signing operations per second, without a server (benches/key-store.ts). */
+const KEY_STORE = 'key-store';
 
 const { values: args } = parseArgs({
   options: {
@@ -156,10 +159,11 @@ async function main(): Promise<number> {
   const trustCore = !only || only.includes(TRUST_CORE);
   if (
     only &&
-    benches.length !== only.filter((n) => n !== 'livez' && n !== TRUST_CORE && n !== SEAL_IMAGE).length
+    benches.length !==
+      only.filter((n) => n !== 'livez' && n !== TRUST_CORE && n !== SEAL_IMAGE && n !== KEY_STORE).length
   ) {
     throw new Error(
-      `unknown bench in --only; known: ${[...BENCHES.map((b) => b.name), TRUST_CORE, SEAL_IMAGE].join(', ')}`,
+      `unknown bench in --only; known: ${[...BENCHES.map((b) => b.name), TRUST_CORE, SEAL_IMAGE, KEY_STORE].join(', ')}`,
     );
   }
   const dbs = args.db.split(',').map((s) => s.trim()) as BenchDb[];
@@ -171,6 +175,10 @@ async function main(): Promise<number> {
   let ok = true;
   if (!only || only.includes(SEAL_IMAGE)) {
     ok = await runSealImage({ seconds: options.durationS });
+    if (only && benches.length === 0 && !trustCore) return ok ? 0 : 1;
+  }
+  if (!only || only.includes(KEY_STORE)) {
+    ok = (await runKeyStore({ seconds: options.durationS })) && ok;
     if (only && benches.length === 0 && !trustCore) return ok ? 0 : 1;
   }
   if (trustCore) {
