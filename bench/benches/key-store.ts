@@ -72,7 +72,6 @@ export async function runKeyStore(opts: { seconds: number }): Promise<boolean> {
       emit({
         bench: 'key-store',
         db: 'none',
-        db: 'none',
         store: 'pkcs11-softhsm2',
         algorithm: 'EC-P256',
         signsPerSecond: round(hsm.perSecond, 0),
