@@ -12,7 +12,7 @@
  *   node apps/server/scripts/build.mjs --force   build anyway
  *   node apps/server/scripts/build.mjs --check   exit 0 when the build is current, 1 when it is stale
  *
- * Used by `npm run build`, `npm start` (scripts/start.mjs) and the `openseal` bin.
+ * Used by `npm run build:server`, `npm start` (scripts/start.mjs) and the `openseal` bin.
  */
 import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -42,7 +42,7 @@ function sourceRoots() {
 }
 
 /** Newest modification time (ms) of the files under `path`, test files left out. */
-function newestMtime(path) {
+export function newestMtime(path) {
   let st;
   try {
     st = statSync(path);
