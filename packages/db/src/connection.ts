@@ -1,7 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import { DEFAULT_MIGRATION_TABLE, Migrator, type MigrationProvider } from 'kysely/migration';
+import {
+  DEFAULT_MIGRATION_TABLE,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  type MigrationProvider,
+} from 'kysely';
 import { migrations } from './migrations/index';
 import { lockDataDir } from './dir-lock';
 import { PGliteDialect } from './pglite-dialect';
