@@ -1,8 +1,14 @@
 #!/usr/bin/env node
 // The `openseal` command. Runs the compiled server (dist/cli.mjs), compiling it first when a source is
-// newer than the build (esbuild, well under a second). Where it cannot be compiled (esbuild is a dev
-// tool), it runs the TypeScript sources through tsx instead.
+// newer than the build (esbuild, well under a second). Where it cannot be compiled (no esbuild
+// installed), it runs the TypeScript sources through tsx instead.
+import { setFlagsFromString } from 'node:v8';
 import { buildServer, serverBuildIsCurrent } from '../scripts/build.mjs';
+
+// A one-shot command compiles the embedded database (PGlite, WebAssembly) with V8's baseline compiler
+// only: optimising it would cost more processor time than the few queries of one command save, and
+// 90 MB. A server (`start`) keeps the optimising tier.
+if (process.argv[2] !== 'start') setFlagsFromString('--liftoff-only');
 
 let cli = '../dist/cli.mjs';
 if (!serverBuildIsCurrent()) {
