@@ -107,6 +107,8 @@ export default tseslint.config(
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
+    // The build configuration runs in Node, not in the browser.
+    ignores: ['apps/web/vite.config.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       'no-restricted-imports': noRestricted([

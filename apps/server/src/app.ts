@@ -178,7 +178,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     db: app.db,
     readDataUrl: (key) => files.readDataUrl(app.db, key),
   });
-  const pki = await startPki(app.db, config, app.log);
+  // The server keeps the data directory's verification material current (openseal verify reads it).
+  const pki = await startPki(app.db, config, app.log, { refreshEveryMs: 60_000 });
   app.addHook('onClose', async () => pki.close());
   app.decorate('pki', pki);
   const evidence = createPlatformEvidence({

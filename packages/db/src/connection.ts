@@ -1,8 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
-import { Migrator, type MigrationProvider } from 'kysely/migration';
-import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import {
+  DEFAULT_MIGRATION_TABLE,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  type MigrationProvider,
+} from 'kysely';
 import { migrations } from './migrations/index';
 import { lockDataDir } from './dir-lock';
 import { PGliteDialect } from './pglite-dialect';
@@ -33,8 +38,12 @@ export interface DatabaseHandle {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** The PostgreSQL client, loaded only for a PostgreSQL database; PGlite likewise only for PGlite. */
+const loadPg = async () => (await import('pg')).default;
+
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
+    const pg = await loadPg();
     const schema = options.schema ?? null;
     if (schema !== null && !SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
     if (schema) {
@@ -62,6 +71,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   try {
+    const { PGlite } = await import('@electric-sql/pglite');
     const pglite = new PGlite({
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
@@ -103,8 +113,32 @@ export function isOtherSchemaGone(error: unknown, schema?: string | null): boole
 
 const MIGRATE_ATTEMPTS = 10;
 
-/** Applies pending migrations. With a schema, the migration bookkeeping lives in that schema too. */
+/**
+ * True when every migration this code knows is recorded as applied, and no other: one read of the
+ * migration table, where kysely's migrator first introspects every table of every schema and takes a
+ * lock. False when the table is missing or differs: the migrator then applies or reports.
+ */
+export async function isAtLatestMigration(db: Kysely<Database>, schema?: string | null): Promise<boolean> {
+  const table = schema
+    ? sql.table(`${schema}.${DEFAULT_MIGRATION_TABLE}`)
+    : sql.table(DEFAULT_MIGRATION_TABLE);
+  let applied: string[];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+    applied = rows.map((r) => r.name);
+  } catch {
+    return false;
+  }
+  const known = Object.keys(migrations);
+  return applied.length === known.length && known.every((name) => applied.includes(name));
+}
+
+/**
+ * Applies pending migrations; answers their names. With a schema, the migration bookkeeping lives in that
+ * schema too. A database already at the latest version costs one query.
+ */
 export async function migrateToLatest(db: Kysely<Database>, schema?: string | null): Promise<string[]> {
+  if (await isAtLatestMigration(db, schema)) return [];
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
@@ -119,6 +153,7 @@ export async function migrateToLatest(db: Kysely<Database>, schema?: string | nu
 
 export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  const pg = await loadPg();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

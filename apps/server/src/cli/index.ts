@@ -4,7 +4,6 @@
  * Part of the server app: each command imports the server code it needs only when it runs (`start`
  * listens as soon as the server module is imported), so `help` answers without loading the server.
  */
-import { migrateToLatest, openDatabase } from '@openseal/db';
 import { join } from 'node:path';
 import { processIo } from './io';
 
@@ -33,6 +32,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'migrate': {
       const { loadConfig } = await import('../config');
+      const { migrateToLatest, openDatabase } = await import('@openseal/db');
       const config = loadConfig(process.env);
       const handle = await openDatabase({
         databaseUrl: config.databaseUrl,

@@ -85,7 +85,11 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
     return usage(io, (err as Error).message);
   }
 
-  const { openLocalPlatform } = await import('../local-platform');
+  // The database starts (PGlite: half a second) while the signing code loads and the file is read; it
+  // is awaited, and its failure reported, only once the file has proved signable.
+  const opening = import('../local-platform').then(({ openLocalPlatform }) => openLocalPlatform());
+  opening.catch(() => {});
+  const closeUnused = () => opening.then((p) => p.close()).catch(() => {});
   const { localSeal } = await import('../modules/signing/local-seal');
   const { recordAudit } = await import('../modules/audit/audit.repository');
   const { createPdfSigning, pdfErrorToAppError } = await import('../modules/signing/pdf-signing');
@@ -103,8 +107,10 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
       const pages = o.invisible ? [] : doc.pages();
       const n = page ?? pages.length;
       const p = pages[n - 1];
-      if (!o.invisible && !p)
+      if (!o.invisible && !p) {
+        await closeUnused();
         return usage(io, `the file has ${pages.length} page(s); --page ${n} is outside it`);
+      }
       if (p) {
         const box = p.cropBox ?? p.mediaBox;
         const turned = p.rotate % 180 !== 0;
@@ -115,6 +121,7 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
         };
       }
     } catch (err) {
+      await closeUnused();
       if (err instanceof PdfError) {
         const refusal = pdfErrorToAppError(err);
         if (refusal instanceof AppError && refusal.key !== 'pdf.unreadable')
@@ -129,7 +136,7 @@ export async function signCommand(argv: string[], io: Io): Promise<number> {
 
   let platform;
   try {
-    platform = await openLocalPlatform();
+    platform = await opening;
   } catch (err) {
     return usage(io, (err as Error).message);
   }

@@ -7,8 +7,9 @@ import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Io } from './io';
+import type { LocalPlatform } from '../local-platform';
 
-export const VERIFY_HELP = `openseal verify FILE [--json] [--trust CERT.pem]... [--password PW]
+export const VERIFY_HELP = `openseal verify FILE [--json] [--trust CERT.pem]... [--password PW] [--live]
 
 FILE is a PDF, or an OFD (told apart by content). An OFD's signatures are checked for the parts they
 cover, their signed value and the signer's key (GB/T 38540, SM2 with SM3), and the signer's certificate
@@ -18,10 +19,15 @@ must chain to a trust anchor: valid, invalid, or indeterminate (intact, signer n
                    coversWholeDocument, chain, timestamp, modifiedAfter, ... }] }
   --trust PEM      also trust these anchors (repeatable; TRUST_LIST adds a PEM bundle too)
   --password PW    password of an encrypted PDF, to read its names (signatures verify without it)
+  --live           ask the platform's database for each certificate's revocation state now, rather
+                   than its revocation list in the data directory
 
-Trust anchors: the platform's anchors of the local data directory (DATA_DIR or DATABASE_URL: its root,
-the operator-added anchors) when there is one, else the running platform's /pki/trust-anchors at
-PUBLIC_URL, plus --trust and TRUST_LIST.
+Trust anchors and revocation: the platform's, from the local data directory (DATA_DIR) without opening
+the database: its root, the operator-added anchors and its CA's revocation list, which the platform keeps
+in pki/verify-material.json (a running server rewrites it every minute; a certificate status change
+removes it until then). Without that file, or with --live, the command opens the database (DATA_DIR or
+DATABASE_URL), and when a running server holds it, asks that server at PUBLIC_URL (/pki/trust-anchors),
+without revocation. Plus --trust and TRUST_LIST.
 
 Exit codes: 0 every signature valid; 1 a signature invalid, or none; 2 unusable input;
 3 none invalid but at least one indeterminate (intact, its signer not confirmed).`;
@@ -36,6 +42,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
         json: { type: 'boolean' },
         trust: { type: 'string', multiple: true },
         password: { type: 'string' },
+        live: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -67,13 +74,19 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   }
   if (config.pki.trustList) anchors.push(...fromPem(readFileSync(config.pki.trustList, 'utf8')));
 
-  // The platform's own anchors and revocation answers, when this machine holds the platform's data.
-  // Loaded on demand like the PDF and PKI code: a usage error or `--help` answers without loading them.
-  const { openLocalPlatform } = await import('../local-platform');
-  let platform: Awaited<ReturnType<typeof openLocalPlatform>> | undefined;
+  // The platform's own anchors and revocation data: the data directory's copy, else its database (which
+  // writes that copy for the next time), else the running server's anchors.
+  const crls: Uint8Array[] = [];
+  let platform: LocalPlatform | undefined;
   let checkRevocation;
-  const hasLocalData = config.databaseUrl || existsSync(join(config.dataDir, 'pglite'));
-  if (hasLocalData) {
+  const { readVerifyMaterial } = await import('../modules/pki/verify-material');
+  const material = args.values.live ? null : readVerifyMaterial(config.dataDir);
+  if (material) {
+    anchors.push(...material.anchors);
+    intermediates.push(...material.intermediates);
+    crls.push(...material.crls);
+  } else if (config.databaseUrl || existsSync(join(config.dataDir, 'pglite'))) {
+    const { openLocalPlatform } = await import('../local-platform');
     try {
       platform = await openLocalPlatform();
       const t = await platform.pki.trustStore();
@@ -85,7 +98,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
       platform = undefined;
     }
   }
-  if (!platform) {
+  if (!material && !platform) {
     // The running platform's anchors (root, TRUST_LIST, operator-added), else at least its root.
     const bundle = await fetchBytes(`${config.publicUrl}/pki/trust-anchors`);
     let served: Uint8Array[] = [];
@@ -116,6 +129,7 @@ export async function verifyCommand(argv: string[], io: Io): Promise<number> {
   try {
     const report = await verifyPdf(source, {
       trust: { anchors, intermediates },
+      ...(crls.length ? { revocation: { crls } } : {}),
       checkRevocation,
       ...(args.values.password ? { password: args.values.password } : {}),
     });

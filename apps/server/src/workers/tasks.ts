@@ -5,7 +5,7 @@
  * run in process through the inline pool (the command line).
  */
 import type { MessagePort } from 'node:worker_threads';
-import { readOfd, type OfdLimits } from '@openseal/ofd';
+import type { OfdLimits } from '@openseal/ofd';
 import {
   bufferSource,
   signPdfFile,
@@ -13,11 +13,20 @@ import {
   type PdfSignOptions,
   type VerifyPdfOptions,
 } from '@openseal/pdf';
-import { fitPictureToSeal } from '@openseal/seal-image/node';
 import { readPdfPages } from '../modules/signing/pdf-pages';
 import { remoteCallbacks, toWire, type Callbacks, type WireError } from './wire';
 
-// The libraries load when the worker starts, before it takes a task: a deadline measures the work.
+// The OFD reader and the image engine load on first use, so a one-shot command that signs a PDF loads
+// neither (the image engine's font library alone takes a quarter of a second). A worker loads every
+// library when it starts (loadTaskLibraries), before it takes a task: a deadline measures the work.
+const ofd = () => import('@openseal/ofd');
+const sealImage = () => import('@openseal/seal-image/node');
+
+/** Loads what the tasks use on first use; the pool's workers call it as they start. */
+export async function loadTaskLibraries(): Promise<void> {
+  await Promise.all([ofd(), sealImage()]);
+}
+
 export const TASKS = {
   /** packages/pdf `verifyPdf` over bytes; `checkRevocation` is a callback (the platform's revocation state). */
   verifyPdf: async (input: { bytes: Uint8Array; options: Partial<VerifyPdfOptions> }, cb: Callbacks) => {
@@ -37,7 +46,7 @@ export const TASKS = {
 
   /** The whole structure of an OFD package, as a viewer reads it (the upload check). */
   readOfd: async (input: { bytes: Uint8Array; limits?: OfdLimits }) => {
-    const doc = readOfd(input.bytes, input.limits);
+    const doc = (await ofd()).readOfd(input.bytes, input.limits);
     return { pages: doc.pages.length };
   },
 
@@ -52,6 +61,7 @@ export const TASKS = {
     size: { widthMm: number; heightMm: number };
     maxPixels: number;
   }) => {
+    const { fitPictureToSeal } = await sealImage();
     return fitPictureToSeal(input.png, input.size, { maxPixels: input.maxPixels });
   },
 

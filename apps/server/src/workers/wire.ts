@@ -4,7 +4,8 @@
  * the main thread for what a worker cannot hold (key handles, the database).
  */
 import { AppError, type ErrorKey } from '@openseal/core';
-import { OfdError, type OfdErrorReason } from '@openseal/ofd';
+// The error class alone: the pool's callers need not load the OFD reader.
+import { OfdError, type OfdErrorReason } from '@openseal/ofd/errors';
 import { PdfError, type PdfErrorCode } from '@openseal/pdf';
 import { SealImageError, type SealImageErrorCode } from '@openseal/seal-image';
 import type { MessagePort } from 'node:worker_threads';

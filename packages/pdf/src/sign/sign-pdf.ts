@@ -87,6 +87,12 @@ export interface PdfSignResult {
   fieldName: string;
   /** Size of the signed file. */
   size: number;
+  /**
+   * SHA-256 (hex) of the input file and of the signed file, from the signing pass itself: the original's
+   * bytes are hashed once for the signature, and these come with it, no second read of either file.
+   */
+  inputSha256?: string;
+  outputSha256?: string;
 }
 
 const DEFAULT_CONTENTS = 24 * 1024;
@@ -122,6 +128,9 @@ export async function signPdf(
   const hash = createHash('sha256');
   const result = output ? undefined : new Uint8Array(total);
   await copyOriginal(doc.source, hash, output, result);
+  // The hash of the original so far is the input file's; the signed file's continues it with the section.
+  const whole = hash.copy();
+  const inputSha256 = hash.copy().digest('hex');
   hash.update(section.subarray(0, relA));
   hash.update(section.subarray(relB));
   const cms = await options.sign(new Uint8Array(hash.digest()));
@@ -134,7 +143,8 @@ export async function signPdf(
   section.set(latin1Bytes(Buffer.from(cms).toString('hex').toUpperCase()), relA + 1);
   if (output) await output.write(section);
   else result!.set(section, doc.size);
-  const out: PdfSignResult = { byteRange, fieldName: plan.fieldName, size: total };
+  const outputSha256 = whole.update(section).digest('hex');
+  const out: PdfSignResult = { byteRange, fieldName: plan.fieldName, size: total, inputSha256, outputSha256 };
   if (result) out.bytes = result;
   return out;
 }

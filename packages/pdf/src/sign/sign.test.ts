@@ -429,5 +429,20 @@ describe.skipIf(!tools)('signPdfFile on a large file', () => {
     expect(r.size).toBe(statSync(output).size);
     expect(growth).toBeLessThan(16);
     expectAllValid(output, 1);
+    // The evidence hashes come from the signing pass: those of the two files as they are on disk.
+    expect(r.inputSha256).toBe(sha256Hex(readFileSync(input)));
+    expect(r.outputSha256).toBe(sha256Hex(readFileSync(output)));
+  });
+
+  it('answers the hashes of the input and of the signed bytes when signing in memory', async () => {
+    const input = makePdf({ pages: 1 });
+    const r = await signPdf(input, { sign: (digest) => signer.sign(digest) });
+    expect(r.inputSha256).toBe(sha256Hex(input));
+    expect(r.outputSha256).toBe(sha256Hex(r.bytes!));
+    expect(r.outputSha256).not.toBe(r.inputSha256);
   });
 });
+
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

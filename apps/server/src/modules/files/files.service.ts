@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids';
 import { hmac, safeEqual } from '../../lib/secrets';
 import type { AuthContext } from '../session/session.service';
 import type { WorkPool } from '../../workers/work-pool';
-import { checkUpload, type UploadKind } from './file-check';
+import type { UploadKind } from './file-check';
 import type { BlobStore } from './file-store';
 import * as repo from './files.repository';
 
@@ -140,6 +140,8 @@ export function createFilesService(deps: FilesDeps) {
     const rule = RULES[input.purpose];
     if (input.bytes.length > rule.maxBytes)
       throw new AppError('file.tooLarge', { details: { maxBytes: rule.maxBytes } });
+    // The content sniffers load with the first upload: a command that only reads stored files skips them.
+    const { checkUpload } = await import('./file-check');
     const checked = await checkUpload(input.bytes, rule.kinds, {
       work: deps.work,
       maxPixels: rule.maxPixels ?? LIMITS.imageMaxPixels,

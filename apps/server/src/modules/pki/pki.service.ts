@@ -36,7 +36,7 @@ import { listEnabledAnchorDers } from './trust-anchors.repository';
 const DAY = 86_400_000;
 /** Renewal opens this long before expiry (spec section 9). */
 export const RENEWAL_WINDOW_DAYS = 30;
-const CRL_LIFETIME_MS = DAY;
+export const CRL_LIFETIME_MS = DAY;
 const CRL_CACHE_MS = 60_000;
 /** Operator-added anchors are read again after this long, so instances agree within it (as the config cache). */
 export const TRUST_ANCHOR_CACHE_MS = 5_000;
@@ -103,6 +103,8 @@ export function createPkiService(deps: {
   /** Extra anchors the verifier trusts besides the platform root (DER). */
   extraAnchors?: Uint8Array[];
   log: { info(o: object, msg: string): void };
+  /** Called before a certificate status or the set of anchors changes (copies of them go stale). */
+  onTrustChange?: () => void;
 }) {
   const { db, keys } = deps;
   const urls = pkiUrls(deps.publicUrl);
@@ -216,6 +218,7 @@ export function createPkiService(deps: {
 
   /** After an anchor changes here; other instances see the change within TRUST_ANCHOR_CACHE_MS. */
   function invalidateTrustStore(): void {
+    deps.onTrustChange?.();
     operatorAnchors = null;
   }
 
@@ -306,6 +309,7 @@ export function createPkiService(deps: {
     reason: RevocationReason = 'unspecified',
   ): Promise<void> {
     const row = await certificate(tx, serial);
+    deps.onTrustChange?.();
     const from: Array<'good' | 'hold'> =
       to === 'good' ? ['hold'] : to === 'hold' ? ['good'] : ['good', 'hold'];
     const changed = await repo.updateCertificateStatus(

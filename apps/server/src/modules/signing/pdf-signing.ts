@@ -119,8 +119,9 @@ export function createPdfSigning(deps: {
                 actor: req.actor ?? 'system',
                 at: new Date().toISOString(),
                 hashes: {
-                  fileBefore: await sha256File(req.inPath),
-                  fileAfter: await sha256File(req.outPath),
+                  // From the signer's own pass over the file; read again only when it has none.
+                  fileBefore: signed.inputSha256 ?? (await sha256File(req.inPath)),
+                  fileAfter: signed.outputSha256 ?? (await sha256File(req.outPath)),
                   certificate: holder.fingerprintSha256,
                 },
                 data: { field: signed.fieldName, level, serial: req.serial, byteRange: signed.byteRange },
