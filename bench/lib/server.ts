@@ -3,7 +3,7 @@
  * bench to load. PGlite gets a fresh temporary data directory; PostgreSQL gets a schema of its own,
  * dropped on close, so a bench never touches anyone else's data.
  */
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -14,7 +14,9 @@ import { buildApp } from '../../apps/server/src/app';
 import type { ClusterReady } from '../../apps/server/src/cluster';
 import { loadConfig } from '../../apps/server/src/config';
 
-const SERVER_ENTRY = new URL('../../apps/server/src/server.ts', import.meta.url).pathname;
+/** The compiled server, as `npm start` runs it, and the script that builds it when stale. */
+const SERVER_ENTRY = new URL('../../apps/server/dist/server.mjs', import.meta.url).pathname;
+const SERVER_BUILD = new URL('../../apps/server/scripts/build.mjs', import.meta.url).pathname;
 
 export type BenchDb = 'pglite' | 'postgres';
 export type ServerConfig = ReturnType<typeof loadConfig>;
@@ -122,12 +124,15 @@ export async function startServer(options: StartServerOptions): Promise<BenchSer
 }
 
 /**
- * The server's entry in a child process with IPC, as `npm start` runs it; resolves once its primary says
+ * The compiled server in a child process with IPC, as `npm start` runs it; resolves once its primary says
  * every worker listens. Its output goes to this process's stderr (notes), never to stdout (records).
  */
 async function startCluster(env: Record<string, string>) {
+  // Builds the server only when a source is newer than its last build (under a second when it does).
+  const build = spawnSync(process.execPath, [SERVER_BUILD], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error(`the server build failed (exit ${build.status ?? build.signal})`);
   const child = fork(SERVER_ENTRY, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--enable-source-maps'],
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

@@ -10,6 +10,7 @@
  * heads, jobs) are safe to run in every process, as they are across instances behind a load balancer.
  */
 import cluster, { type Worker } from 'node:cluster';
+import { fileURLToPath } from 'node:url';
 import type { AppConfig } from './config';
 
 /** The message a primary sends its parent (a bench, a supervisor) once every worker listens. */
@@ -36,11 +37,17 @@ export interface PrimaryLog {
 }
 
 /**
- * Runs the primary: `prepare` has made the platform ready (and closed its app); this forks
- * `config.processes.count` workers and keeps that many running until a signal stops them.
+ * Runs the primary: the platform is ready (migrated, seeded, its app closed); this forks
+ * `config.processes.count` workers running `entry` (the server's own module, compiled or not, rather than
+ * whatever script started this process) and keeps that many running until a signal stops them.
  */
-export function runPrimary(config: AppConfig, log: PrimaryLog): Promise<number> {
+export function runPrimary(config: AppConfig, log: PrimaryLog, entry: URL): Promise<number> {
   const count = config.processes.count;
+  // Stack traces of the compiled server name the TypeScript sources, in the workers too.
+  const execArgv = process.execArgv.includes('--enable-source-maps')
+    ? process.execArgv
+    : [...process.execArgv, '--enable-source-maps'];
+  cluster.setupPrimary({ exec: fileURLToPath(entry), execArgv });
   if (!config.redisUrl)
     log.warn(
       { workers: count },

@@ -29,7 +29,7 @@ if (!worker) {
 if (primary) {
   // The platform is ready (migrated, keys made, data seeded): the serving processes only open it.
   await app.close();
-  process.exit(await runPrimary(config, app.log));
+  process.exit(await runPrimary(config, app.log, new URL(import.meta.url)));
 }
 
 let closing = false;
