@@ -3,6 +3,7 @@
  * module, transactions included; BEGIN and COMMIT are not statements here). Each is recorded with its
  * kind and the tables it names, so a test can count, say, everything but the evidence log's.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type {
   KyselyPlugin,
   PluginTransformQueryArgs,
@@ -24,13 +25,18 @@ export interface QueryCounter {
   /** Statements executed since the last reset. */
   readonly statements: readonly CountedStatement[];
   reset(): void;
-  /** The statements `fn` executed (with whatever else ran meanwhile: use it on an otherwise idle app). */
+  /**
+   * The statements `fn` caused: those sent from its asynchronous context (a request injected there, and
+   * the callbacks its work answers), not the app's background jobs meanwhile.
+   */
   during(fn: () => Promise<unknown>): Promise<CountedStatement[]>;
 }
 
 function tablesOf(node: unknown, out: string[] = [], depth = 0): string[] {
   if (!node || typeof node !== 'object' || depth > 64) return out;
   const n = node as { kind?: unknown; table?: { identifier?: { name?: unknown } } };
+  // A column reference names its table's alias, not a table the statement reads.
+  if (n.kind === 'ReferenceNode') return out;
   if (n.kind === 'TableNode' && typeof n.table?.identifier?.name === 'string') {
     if (!out.includes(n.table.identifier.name)) out.push(n.table.identifier.name);
     return out;
@@ -41,16 +47,21 @@ function tablesOf(node: unknown, out: string[] = [], depth = 0): string[] {
 
 export function createQueryCounter(): QueryCounter {
   let statements: CountedStatement[] = [];
-  const pending = new Map<unknown, CountedStatement>();
+  const scope = new AsyncLocalStorage<CountedStatement[]>();
+  const pending = new Map<unknown, { statement: CountedStatement; into?: CountedStatement[] }>();
   const plugin: KyselyPlugin = {
     transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-      pending.set(args.queryId, { kind: args.node.kind, tables: tablesOf(args.node) });
+      const statement = { kind: args.node.kind, tables: tablesOf(args.node) };
+      const into = scope.getStore();
+      pending.set(args.queryId, into ? { statement, into } : { statement });
       return args.node;
     },
     async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-      const s = pending.get(args.queryId);
+      const p = pending.get(args.queryId);
       pending.delete(args.queryId);
-      statements.push(s ?? { kind: 'unknown', tables: [] });
+      const statement = p?.statement ?? { kind: 'unknown', tables: [] };
+      statements.push(statement);
+      p?.into?.push(statement);
       return args.result;
     },
   };
@@ -63,9 +74,9 @@ export function createQueryCounter(): QueryCounter {
       statements = [];
     },
     async during(fn) {
-      const before = statements.length;
-      await fn();
-      return statements.slice(before);
+      const mine: CountedStatement[] = [];
+      await scope.run(mine, fn);
+      return mine;
     },
   };
 }
