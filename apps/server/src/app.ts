@@ -273,8 +273,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(verifyRoutes, {
     verify,
     config: configService,
-    // Two uploads per worker: one verifying, one being read or stored meanwhile.
-    admission: createAdmission({ running: 2 * config.workers.threads, waiting: 256, waitMs: 30_000 }),
+    // Four uploads per worker: one verifying, the others being read, queued or stored meanwhile.
+    admission: createAdmission({ running: 4 * config.workers.threads, waiting: 256, waitMs: 30_000 }),
   });
   await app.register(verifyEvidenceRoutes, { verifyEvidence: createVerifyEvidence({ verify, evidence }) });
   const moduleDeps: ModuleDeps = {
