@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { dropSchema } from '@openseal/db';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
@@ -20,6 +21,8 @@ export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 export interface BenchServer {
   db: BenchDb;
   baseUrl: string;
+  /** The server itself, for figures measured in its process without HTTP (verify-pdf's in-process rate). */
+  app: FastifyInstance;
   /** Closes the server, then removes its data directory or drops its schema. */
   close(): Promise<void>;
 }
@@ -83,7 +86,7 @@ export async function startServer(options: StartServerOptions): Promise<BenchSer
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     if (address === null || typeof address === 'string') throw new Error('server has no TCP address');
-    return { db: options.db, baseUrl: `http://127.0.0.1:${address.port}`, close: cleanup };
+    return { db: options.db, baseUrl: `http://127.0.0.1:${address.port}`, app, close: cleanup };
   } catch (err) {
     await cleanup();
     throw err;
