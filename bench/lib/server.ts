@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { dropSchema } from '@openseal/db';
 import { buildApp } from '../../apps/server/src/app';
 import type { ClusterReady } from '../../apps/server/src/cluster';
@@ -30,6 +31,13 @@ export interface BenchServer {
   processes: number;
   /** Pids whose memory is the server's: this process, or the cluster's primary and its workers. */
   pids(): number[];
+  /**
+   * The server itself when it runs in this process, for figures measured there without HTTP
+   * (verify-pdf's in-process rate); absent for a cluster, whose settings (`env`) a worker opens instead.
+   */
+  app?: FastifyInstance;
+  /** The settings the server was started with (environment names), data directory and database included. */
+  env: Record<string, string>;
   /** Closes the server, then removes its data directory or drops its schema. */
   close(): Promise<void>;
 }
@@ -101,6 +109,7 @@ export async function startServer(options: StartServerOptions): Promise<BenchSer
         baseUrl: `http://127.0.0.1:${cluster.ready.port}`,
         processes,
         pids: () => [cluster.pid, ...cluster.ready.workers],
+        env,
         close: cleanup,
       };
     }
@@ -115,6 +124,8 @@ export async function startServer(options: StartServerOptions): Promise<BenchSer
       baseUrl: `http://127.0.0.1:${address.port}`,
       processes: 1,
       pids: () => [process.pid],
+      app,
+      env,
       close: cleanup,
     };
   } catch (err) {

@@ -66,6 +66,7 @@ import type { PkiService } from './modules/pki/pki.service';
 import type { EvidenceService } from './modules/evidence/evidence.service';
 import { seed } from './seed/demo';
 import { createWorkPool, type WorkPool } from './workers/work-pool';
+import { createAdmission } from './lib/admission';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -270,7 +271,12 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(pkiRoutes, { pki });
   await app.register(evidenceRoutes, { evidence });
   const verify = createVerifyService({ pki, evidence, config: configService, work });
-  await app.register(verifyRoutes, { verify, config: configService });
+  await app.register(verifyRoutes, {
+    verify,
+    config: configService,
+    // Four uploads per worker: one verifying, the others being read, queued or stored meanwhile.
+    admission: createAdmission({ running: 4 * config.workers.threads, waiting: 256, waitMs: 30_000 }),
+  });
   await app.register(verifyEvidenceRoutes, { verifyEvidence: createVerifyEvidence({ verify, evidence }) });
   const moduleDeps: ModuleDeps = {
     ...routeOpts,

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, mobile, startTestApp, type ApiBody, type TestApp } from './harness';
+import { createQueryCounter } from './query-counter';
 
 describe.each(DIALECTS)('accounts and messages [%s]', (dialect) => {
   let t: TestApp;
+  const counter = createQueryCounter();
   beforeAll(async () => {
-    t = await startTestApp(dialect);
+    t = await startTestApp(dialect, {}, undefined, [counter.plugin]);
   });
   afterAll(async () => t?.close());
 
@@ -264,6 +266,90 @@ describe.each(DIALECTS)('accounts and messages [%s]', (dialect) => {
       expect(zh.body.data.userInfoOrg).toBeNull();
       const en = await t.call('GET', '/v1/accounts/info', { lang: 'en' });
       expect(en.body.message).toBe('Please log in first');
+    });
+    it('info is one statement, the session included, in the personal and the organisation space', async () => {
+      const personal = await t.loginByPassword('13800000001', 'Demo1234');
+      const org = (await t.call('POST', '/v1/accounts', { token: personal })).body.data.ownAccounts.find(
+        (a: { type: number }) => a.type === 1,
+      );
+      const inOrg = (
+        await t.call('POST', '/v1/accounts/handover/login', {
+          token: personal,
+          body: { accountId: org.accountId },
+        })
+      ).body.data.accessToken as string;
+      const person = await t.db
+        .selectFrom('persons')
+        .selectAll()
+        .where('mobile', '=', '13800000001')
+        .executeTakeFirstOrThrow();
+      const orgRow = await t.db
+        .selectFrom('organizations')
+        .selectAll()
+        .where('id', '=', org.accountId)
+        .executeTakeFirstOrThrow();
+      const member = await t.db
+        .selectFrom('members')
+        .select(['id', 'roles'])
+        .where('person_id', '=', person.id)
+        .where('organization_id', '=', orgRow.id)
+        .executeTakeFirstOrThrow();
+      let answer: { raw: string } | undefined;
+      const statements = await counter.during(async () => {
+        answer = await t.call('GET', '/v1/accounts/info', { token: inOrg, lang: 'en' });
+      });
+      expect(statements.map((q) => `${q.kind} ${q.tables.join(',')}`)).toEqual([
+        'SelectQueryNode sessions,persons,members,organizations',
+      ]);
+      // Field for field and in order, what the person and organisation rows say.
+      expect(JSON.parse(answer!.raw).data).toStrictEqual({
+        identityType: 1,
+        accountId: orgRow.id,
+        memberId: member.id,
+        userInfoPerson: {
+          accountId: person.id,
+          name: person.name,
+          hasRealName: person.real_name_status === 1,
+          registerMobile: '138****0001',
+          hasPassword: true,
+        },
+        userInfoOrg: {
+          organizeId: orgRow.id,
+          organizeName: orgRow.name,
+          uscc: orgRow.uscc,
+          hasRealName: orgRow.real_name_status === 1,
+          orgGmtCreateTime: orgRow.created_at.toISOString(),
+        },
+        roles: [
+          { code: 'legalPerson', name: 'Legal representative' },
+          { code: 'superAdmin', name: 'Super administrator' },
+        ],
+        realNameStatus: orgRow.real_name_status,
+      });
+      expect(Object.keys(JSON.parse(answer!.raw).data)).toEqual([
+        'identityType',
+        'accountId',
+        'memberId',
+        'userInfoPerson',
+        'userInfoOrg',
+        'roles',
+        'realNameStatus',
+      ]);
+      expect(member.roles).toEqual(['legalPerson', 'superAdmin']);
+
+      const fresh = await t.loginBySms(mobile());
+      const own = await counter.during(async () => {
+        const r = await t.call('GET', '/v1/accounts/info', { token: fresh });
+        expect(r.body.data).toMatchObject({
+          identityType: 2,
+          userInfoOrg: null,
+          roles: [],
+          realNameStatus: 0,
+        });
+      });
+      expect(own).toHaveLength(1);
+      // Back to the personal space, where the other tests expect the demo person.
+      await t.call('POST', '/v1/accounts/handover/login', { token: inOrg, body: { accountId: person.id } });
     });
     it('{info} accepts only "info"', async () => {
       const token = await t.loginBySms(mobile());

@@ -10,6 +10,7 @@ import {
   type DialectName,
 } from '@openseal/db';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { KyselyPlugin } from 'kysely';
 import { REAL_NAME_STATUS, usccCheckChar } from '@openseal/core';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -81,9 +82,12 @@ export async function startTestApp(
   env: Record<string, string> = {},
   /** Adds test-only routes or hooks before the app is ready. */
   beforeReady?: (app: FastifyInstance) => void,
+  /** Kysely plugins on the app's database handle (a query counter, query-counter.ts). */
+  plugins: KyselyPlugin[] = [],
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'openseal-test-'));
-  const database = await openTestDatabase(dialect);
+  const opened = await openTestDatabase(dialect);
+  const database = { ...opened, db: plugins.reduce((db, p) => db.withPlugin(p), opened.db) };
   const config = loadConfig({
     DATA_DIR: dataDir,
     APP_SECRET: 'test-secret-0123456789-abcdefghijklmnop',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkProofBundle } from '@openseal/evidence';
 import { createPdfSigning } from '../src/modules/signing/pdf-signing';
 import { DIALECTS, startTestApp, type TestApp } from './harness';
+import { createQueryCounter } from './query-counter';
 
 /** A one-page PDF written by hand, so the test needs no fixture file. */
 function plainPdf(text: string): Buffer {
@@ -44,9 +45,10 @@ describe.each(DIALECTS)('POST /v1/signFile/verify/pdf on %s', (dialect) => {
   let t: TestApp;
   let dir: string;
   let signed: Buffer;
+  const counter = createQueryCounter();
 
   beforeAll(async () => {
-    t = await startTestApp(dialect);
+    t = await startTestApp(dialect, {}, undefined, [counter.plugin]);
     dir = await mkdtemp(join(tmpdir(), 'openseal-verify-'));
     const seal = await t.app.pki.issue(t.db, {
       profile: 'org-seal',
@@ -102,6 +104,47 @@ describe.each(DIALECTS)('POST /v1/signFile/verify/pdf on %s', (dialect) => {
       actor: 'anonymous',
       hashes: { file: body.data.sha256 },
     });
+  });
+
+  it('reads revocation states in one query and stores the report in one, besides the evidence append', async () => {
+    expect((await upload(signed)).statusCode).toBe(200);
+    const statements = await counter.during(async () => expect((await upload(signed)).statusCode).toBe(200));
+    const evidence = statements.filter((s) => s.tables.some((name) => name.startsWith('evidence_')));
+    // The settings and the operator-added anchors are read at most every 5 s, whoever asks.
+    const cached = statements.filter((s) => ['config_values', 'trust_anchors'].includes(s.tables[0]!));
+    const rest = statements.filter((s) => !evidence.includes(s) && !cached.includes(s));
+    expect(rest.map((s) => `${s.kind} ${s.tables.join(',')}`)).toEqual([
+      'SelectQueryNode certificates',
+      'InsertQueryNode verify_reports',
+    ]);
+    expect(cached.length).toBeLessThanOrEqual(2);
+    expect(evidence.length).toBeGreaterThan(0);
+    console.info(
+      `${dialect}: ${statements.length} statements per verification, ${evidence.length} of them the evidence append`,
+    );
+
+    // Signed again by another seal: both signers' states still come in one query.
+    const other = await t.app.pki.issue(t.db, {
+      profile: 'org-seal',
+      subject: {
+        commonName: '验签科技有限公司财务专用章',
+        organization: '验签科技有限公司',
+        organizationIdentifier: '91330106MA27Y5XK0X',
+      },
+      owner: { type: 'organization', id: 'org_verify' },
+      sealCode: 'VERIFY-SEAL-2',
+    });
+    await writeFile(join(dir, 'once.pdf'), signed);
+    await createPdfSigning({ pki: t.app.pki, work: t.app.work }).signFile(t.db, {
+      inPath: join(dir, 'once.pdf'),
+      outPath: join(dir, 'twice.pdf'),
+      serial: other.serial,
+    });
+    const twice = await readFile(join(dir, 'twice.pdf'));
+    let report: { verdict: string; signatures: Array<{ revocation: { status: string } }> } | undefined;
+    const again = await counter.during(async () => (report = (await upload(twice)).json().data));
+    expect(report?.signatures.map((s) => s.revocation.status)).toEqual(['good', 'good']);
+    expect(again.filter((s) => s.tables.includes('certificates'))).toHaveLength(1);
   });
 
   it('fails a tampered file, and reports a later revocation against the timestamped signature', async () => {

@@ -7,3 +7,10 @@ export * from './ca/index';
 export * from './crl/index';
 export * from './ocsp/index';
 export { toPem, fromPem } from './util/pem';
+export {
+  readCertificateIdentity,
+  readCertificateSerial,
+  certificateFingerprint,
+  DerError,
+  type CertificateIdentity,
+} from './serial';

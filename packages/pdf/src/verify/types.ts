@@ -119,6 +119,11 @@ export interface VerifyPdfOptions {
   revocation?: RevocationEvidence;
   /** Asked for each certificate (DER) and its issuer when the CMS carries no revocation data for it. */
   checkRevocation?: (certificate: Uint8Array, issuer: Uint8Array) => Promise<RevocationStatus | undefined>;
+  /**
+   * Called once before any `checkRevocation`, with every certificate the document carries (its
+   * signatures' and its DSS's, at most 256): a caller can look them all up at once. A failure is ignored.
+   */
+  prefetchRevocation?: (certificates: Uint8Array[]) => Promise<void>;
   now?: Date;
   limits?: ReaderLimits;
   /** Password of an encrypted document (user or owner); the empty user password is tried without it. */

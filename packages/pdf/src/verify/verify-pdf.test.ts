@@ -163,6 +163,39 @@ describe('verifyPdf on hand-made documents', () => {
     expect(only(report, 'Third').modifiedAfter).toBe('none');
   });
 
+  it('offers every carried certificate to a revocation prefetch once, before the per-signature lookups', async () => {
+    const pdf = new TestPdf();
+    pdf.commit();
+    await signTestPdf(pdf, { identity: pki.signer, fieldName: 'First' });
+    const { bytes } = await signTestPdf(pdf, { identity: other.signer, fieldName: 'Second' });
+    const calls: string[] = [];
+    let offered: Uint8Array[] = [];
+    const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+    const report = await verifyPdf(bytes, {
+      trust: trust(),
+      prefetchRevocation: async (certificates) => {
+        calls.push('prefetch');
+        offered = certificates;
+      },
+      checkRevocation: async (cert) => {
+        calls.push(`check ${offered.some((c) => hex(c) === hex(cert)) ? 'offered' : 'not offered'}`);
+        return { status: 'good', source: 'online' };
+      },
+    });
+    expect(report.verdict).toBe('valid');
+    expect(calls).toEqual(['prefetch', 'check offered', 'check offered']);
+    expect(new Set(offered.map(hex)).size).toBe(offered.length);
+    // A failing prefetch costs nothing but the batch: the lookups still answer.
+    const again = await verifyPdf(bytes, {
+      trust: trust(),
+      prefetchRevocation: async () => {
+        throw new Error('database down');
+      },
+      checkRevocation: async () => ({ status: 'good', source: 'online' }),
+    });
+    expect(again.signatures.map((s) => s.revocation?.status)).toEqual(['good', 'good']);
+  });
+
   it('bytes changed inside the signed range break integrity', async () => {
     const pdf = new TestPdf({ pageText: 'Pay 100 EUR' });
     pdf.commit();

@@ -333,6 +333,37 @@ async function checkDocumentTimestamp(
   return findings;
 }
 
+/** Certificates looked up together at most (the caller looks up any other one by one). */
+const PREFETCH_MAX = 256;
+
+/** The distinct certificates of the signatures' CMS and of the DSS, for a revocation prefetch. */
+function carriedCertificates(
+  doc: PdfDocument,
+  signatures: readonly FoundSignature[],
+  dssCerts: readonly Uint8Array[],
+): Uint8Array[] {
+  const seen = new Set<string>();
+  const out: Uint8Array[] = [];
+  const add = (der: Uint8Array) => {
+    const key = Buffer.from(der.buffer, der.byteOffset, der.byteLength).toString('latin1');
+    if (out.length < PREFETCH_MAX && !seen.has(key)) {
+      seen.add(key);
+      out.push(der);
+    }
+  };
+  for (const found of signatures) {
+    try {
+      const contents = doc.resolve(found.dict.get('Contents'), found.definedIn);
+      if (contents instanceof PdfString && contents.bytes.length > 0)
+        parseCms(contents.bytes).certificates.forEach(add);
+    } catch {
+      // an unreadable CMS carries nothing to look up; its verification says why
+    }
+  }
+  dssCerts.forEach(add);
+  return out;
+}
+
 /**
  * Verifies every signature of a PDF, including those a later revision hid, and judges what changed
  * after each one. Throws PdfError when the file cannot be read at all.
@@ -363,6 +394,11 @@ export async function verifyPdf(
   const certified = certificationRefs(doc);
   const revisionEnds = doc.revisions.map((r) => r.end);
   const dss = readDss(doc);
+  if (options.checkRevocation && options.prefetchRevocation) {
+    const certificates = carriedCertificates(doc, discovery.signatures, dss.certs);
+    checkTime();
+    if (certificates.length > 0) await options.prefetchRevocation(certificates).catch(() => undefined);
+  }
 
   const pending: Pending[] = [];
   for (const found of discovery.signatures) {

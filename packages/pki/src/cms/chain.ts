@@ -5,14 +5,8 @@
  */
 import type { TrustStore } from '../types';
 import { bytesEqual } from './der';
-import {
-  KEY_USAGE_CERT_SIGN,
-  namesEqual,
-  sameCertificate,
-  tryParseCertificate,
-  verifyIssuedBy,
-  type CertInfo,
-} from './cert';
+import { KEY_USAGE_CERT_SIGN, namesEqual, sameCertificate, type CertInfo } from './cert';
+import { tryParseCertificateCached, verifyIssuedByCached } from './cert-cache';
 
 export type ChainStatus = 'trusted' | 'untrusted' | 'invalid';
 
@@ -44,7 +38,7 @@ const MAX_DEPTH = 10;
 function parseAll(ders: readonly Uint8Array[] | undefined): CertInfo[] {
   const out: CertInfo[] = [];
   for (const der of ders ?? []) {
-    const cert = tryParseCertificate(der);
+    const cert = tryParseCertificateCached(der);
     if (cert && !out.some((c) => sameCertificate(c, cert))) out.push(cert);
   }
   return out;
@@ -102,7 +96,7 @@ function extend(path: CertInfo[], pool: CertificatePool): ChainResult {
   let best: ChainResult | undefined;
   for (const candidate of candidates) {
     let outcome: ChainResult;
-    const check = verifyIssuedBy(current, candidate);
+    const check = verifyIssuedByCached(current, candidate);
     const anchor = isAnchor(candidate, pool.anchors);
     const refusal = anchor ? undefined : mayIssue(candidate);
     if (!check.ok) {

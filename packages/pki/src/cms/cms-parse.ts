@@ -15,7 +15,7 @@ import {
   tlv,
   type Tlv,
 } from './der';
-import { parseCertificate } from './cert';
+import { parseCertificateCached } from './cert-cache';
 import { OID } from './oids';
 
 export interface CmsAttributeValues {
@@ -142,7 +142,7 @@ export function parseCms(input: Uint8Array): ParsedSignedData {
       for (const cert of readChildren(field, true)) {
         if (cert.tag !== 0x30) continue; // attribute and other certificate formats
         try {
-          parseCertificate(cert.raw);
+          parseCertificateCached(cert.raw);
         } catch (error) {
           throw new DerError(`badly encoded certificate: ${(error as Error).message}`, { cause: error });
         }

@@ -22,7 +22,8 @@ import {
   type ChainResult,
   type ChainStatus,
 } from './chain';
-import { verifyIssuedBy, type CertInfo } from './cert';
+import type { CertInfo } from './cert';
+import { verifyIssuedByCached } from './cert-cache';
 import { pathAlgorithmFindings } from './constraints';
 import { chainFindings, integrityFinding } from './findings';
 import { parseCms, type ParsedSignedData, type ParsedSignerInfo } from './cms-parse';
@@ -164,7 +165,7 @@ function contentBinding(
 
 function findIssuer(cert: CertInfo, path: CertInfo[], pool: CertificatePool): CertInfo | undefined {
   if (path.length > 1) return path[1];
-  return issuerCandidates(cert, pool).find((c) => verifyIssuedBy(cert, c).ok);
+  return issuerCandidates(cert, pool).find((c) => verifyIssuedByCached(cert, c).ok);
 }
 
 async function revocationOf(

@@ -16,7 +16,7 @@ import type { ConfigService } from '../config/config.service';
 import type { LoginThrottle } from '../login-throttle/login-throttle.service';
 import type { MsgsService } from '../msgs/msgs.service';
 import type { Membership, OrganizesService } from '../organizes/organizes.service';
-import type { AuthContext, IssuedToken, SessionService } from '../session/session.service';
+import type { AuthContext, IssuedToken, SessionService, SpaceProfile } from '../session/session.service';
 import * as repo from './accounts.repository';
 
 export interface ClientInfo {
@@ -57,6 +57,23 @@ export function createAccountsService(deps: {
   onLogin?: (db: Db, person: { id: string; mobile: string }) => Promise<void>;
 }) {
   const { sessions, msgs, organizes, config } = deps;
+
+  /** What the account info shows, for a context that did not carry it (one made without a session). */
+  async function readProfile(db: Db, ctx: AuthContext): Promise<SpaceProfile> {
+    const person = await loadPerson(db, ctx.personId);
+    const org = ctx.organizationId ? await organizes.findLive(db, ctx.organizationId) : undefined;
+    return {
+      person: {
+        name: person.name,
+        mobile: person.mobile,
+        hasPassword: person.password_hash !== null,
+        realNameStatus: person.real_name_status,
+      },
+      organization: org
+        ? { name: org.name, uscc: org.uscc, realNameStatus: org.real_name_status, createdAt: org.created_at }
+        : null,
+    };
+  }
 
   async function loadPerson(db: Db, personId: string) {
     const person = await repo.findPersonById(db, personId);
@@ -154,31 +171,32 @@ export function createAccountsService(deps: {
     },
 
     async info(db: Db, ctx: AuthContext, lang: Language) {
-      const person = await loadPerson(db, ctx.personId);
-      const org = ctx.organizationId ? await organizes.findLive(db, ctx.organizationId) : undefined;
+      // The session read all of it already (one query per request); a context without it reads it here.
+      const { person, organization: org } = ctx.profile ?? (await readProfile(db, ctx));
       if (ctx.organizationId && !org) throw new AppError('session.spaceInvalid');
       return {
         identityType: ctx.identityType,
         accountId: ctx.accountId,
         memberId: ctx.memberId,
         userInfoPerson: {
-          accountId: person.id,
+          accountId: ctx.personId,
           name: person.name,
-          hasRealName: person.real_name_status === REAL_NAME_STATUS.verified,
+          hasRealName: person.realNameStatus === REAL_NAME_STATUS.verified,
           registerMobile: maskPhone(person.mobile),
-          hasPassword: person.password_hash !== null,
+          hasPassword: person.hasPassword,
         },
-        userInfoOrg: org
-          ? {
-              organizeId: org.id,
-              organizeName: org.name,
-              uscc: org.uscc,
-              hasRealName: org.real_name_status === REAL_NAME_STATUS.verified,
-              orgGmtCreateTime: org.created_at.toISOString(),
-            }
-          : null,
+        userInfoOrg:
+          ctx.organizationId && org
+            ? {
+                organizeId: ctx.organizationId,
+                organizeName: org.name,
+                uscc: org.uscc,
+                hasRealName: org.realNameStatus === REAL_NAME_STATUS.verified,
+                orgGmtCreateTime: org.createdAt.toISOString(),
+              }
+            : null,
         roles: (ctx.organizationId ? ctx.roles : []).map((code) => ({ code, name: roleName(code, lang) })),
-        realNameStatus: org ? org.real_name_status : person.real_name_status,
+        realNameStatus: org ? org.realNameStatus : person.realNameStatus,
       };
     },
 

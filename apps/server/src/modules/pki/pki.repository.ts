@@ -64,6 +64,16 @@ export async function findCertificate(db: Db, serial: string): Promise<Certifica
   return row && { ...row, der: bytes(row.der) };
 }
 
+/** The revocation columns of the certificates among `serials` (lower-case hex) that the platform issued. */
+export async function findCertificateStates(db: Db, serials: readonly string[]) {
+  if (serials.length === 0) return [];
+  return db
+    .selectFrom('certificates')
+    .select(['serial', 'status', 'revoked_at', 'revocation_reason'])
+    .where('serial', 'in', serials)
+    .execute();
+}
+
 export async function findCertificatesBySeal(db: Db, sealCode: string): Promise<CertificateRow[]> {
   const rows = await db
     .selectFrom('certificates')

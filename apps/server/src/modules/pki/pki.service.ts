@@ -13,6 +13,8 @@ import {
   makeLocalTimestamper,
   describeCertificate,
   issueCertificate,
+  readCertificateIdentity,
+  readCertificateSerial,
   matchesIssuer,
   newSerialNumber,
   ocspErrorResponse,
@@ -40,6 +42,34 @@ export const CRL_LIFETIME_MS = DAY;
 const CRL_CACHE_MS = 60_000;
 /** Operator-added anchors are read again after this long, so instances agree within it (as the config cache). */
 export const TRUST_ANCHOR_CACHE_MS = 5_000;
+
+/** Certificates of one document looked up together at most; more are looked up one by one. */
+const PREFETCH_MAX = 256;
+
+type StateRow = Pick<CertificateRow, 'status' | 'revoked_at' | 'revocation_reason'>;
+
+function stateOf(row: StateRow | undefined): RevocationState {
+  if (!row) return { status: 'unknown' };
+  if (row.status === 'good') return { status: 'good' };
+  return {
+    status: row.status,
+    revokedAt: row.revoked_at!,
+    reason: row.revocation_reason as RevocationReason,
+  };
+}
+
+/** A revocation state as the verifier takes it: nothing for a certificate the platform does not know. */
+function verifierAnswer(state: RevocationState) {
+  if (state.status === 'unknown') return undefined;
+  return state.status === 'good'
+    ? { status: 'good' as const, source: 'online' as const }
+    : {
+        status: 'revoked' as const,
+        source: 'online' as const,
+        revokedAt: state.revokedAt,
+        reason: state.reason,
+      };
+}
 
 export type EndEntityProfile = Extract<CertificateProfile, 'org-seal' | 'person-seal' | 'person'>;
 
@@ -325,14 +355,7 @@ export function createPkiService(deps: {
   }
 
   async function revocationState(tx: Db, serialHex: string): Promise<RevocationState> {
-    const row = await repo.findCertificate(tx, serialHex.toLowerCase());
-    if (!row) return { status: 'unknown' };
-    if (row.status === 'good') return { status: 'good' };
-    return {
-      status: row.status,
-      revokedAt: row.revoked_at!,
-      reason: row.revocation_reason as RevocationReason,
-    };
+    return stateOf(await repo.findCertificate(tx, serialHex.toLowerCase()));
   }
 
   async function crl(name: 'root' | 'issuing'): Promise<Uint8Array> {
@@ -463,20 +486,53 @@ export function createPkiService(deps: {
     };
   }
 
+  /** The serial of a certificate of the issuing CA, or null for anyone else's (or unreadable bytes). */
+  function ownSerial(cert: Uint8Array, issuer: Uint8Array): string | null {
+    if (Buffer.compare(Buffer.from(issuer), Buffer.from(authority('issuing').certificate)) !== 0) return null;
+    try {
+      return readCertificateSerial(cert).toLowerCase();
+    } catch {
+      return null;
+    }
+  }
+
   /** For the verifier: the platform's own answer about a certificate it issued. */
   async function checkRevocation(cert: Uint8Array, issuer: Uint8Array) {
-    if (Buffer.compare(Buffer.from(issuer), Buffer.from(authority('issuing').certificate)) !== 0)
-      return undefined;
-    const state = await revocationState(db, describeCertificate(cert).serialHex);
-    if (state.status === 'unknown') return undefined;
-    return state.status === 'good'
-      ? { status: 'good' as const, source: 'online' as const }
-      : {
-          status: 'revoked' as const,
-          source: 'online' as const,
-          revokedAt: state.revokedAt,
-          reason: state.reason,
-        };
+    const serial = ownSerial(cert, issuer);
+    return serial === null ? undefined : verifierAnswer(await revocationState(db, serial));
+  }
+
+  /**
+   * checkRevocation for one verification, with a prefetch the verifier calls first with every
+   * certificate the document carries: the states of those the issuing CA issued are read in one query,
+   * and later answers come from it (read during this verification, so a revocation made before it is
+   * seen). A certificate the prefetch did not see is looked up on its own.
+   */
+  function revocationLookup() {
+    const known = new Map<string, RevocationState>();
+    return {
+      async prefetchRevocation(certificates: Uint8Array[]): Promise<void> {
+        const issuingSubject = readCertificateIdentity(authority('issuing').certificate).subject;
+        const serials = new Set<string>();
+        for (const der of certificates.slice(0, PREFETCH_MAX)) {
+          try {
+            const id = readCertificateIdentity(der);
+            if (Buffer.compare(Buffer.from(id.issuer), Buffer.from(issuingSubject)) === 0)
+              serials.add(id.serialHex.toLowerCase());
+          } catch {
+            // not a certificate: nothing to look up
+          }
+        }
+        const rows = await repo.findCertificateStates(db, [...serials]);
+        for (const serial of serials) known.set(serial, { status: 'unknown' });
+        for (const row of rows) known.set(row.serial, stateOf(row));
+      },
+      async checkRevocation(cert: Uint8Array, issuer: Uint8Array) {
+        const serial = ownSerial(cert, issuer);
+        if (serial === null) return undefined;
+        return verifierAnswer(known.get(serial) ?? (await revocationState(db, serial)));
+      },
+    };
   }
 
   function caCertificate(name: string): Uint8Array | undefined {
@@ -505,6 +561,7 @@ export function createPkiService(deps: {
     signer,
     validationData,
     checkRevocation,
+    revocationLookup,
     /** The key that signs evidence-log tree heads. */
     evidenceKey(): KeyHandle {
       if (!evidenceKey) throw new Error('PKI not started: no evidence key');

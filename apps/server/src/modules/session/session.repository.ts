@@ -30,7 +30,10 @@ export async function insertSession(
     .execute();
 }
 
-/** The session with everything needed to judge it: person state and, for an organisation space, membership. */
+/**
+ * The session with everything needed to judge it (person state and, for an organisation space,
+ * membership) and the person's and organisation's names the account info shows.
+ */
 export async function findSessionByTokenHash(db: Db, tokenHash: string) {
   return db
     .selectFrom('sessions as s')
@@ -52,6 +55,13 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string) {
       'o.deleted_at as org_deleted_at',
       'p.real_name_status as person_real_name_status',
       'o.real_name_status as org_real_name_status',
+      // What the account-info answer shows, so it needs no query of its own.
+      'p.name as person_name',
+      'p.mobile as person_mobile',
+      (eb) => eb('p.password_hash', 'is not', null).as('person_has_password'),
+      'o.name as org_name',
+      'o.uscc as org_uscc',
+      'o.created_at as org_created_at',
     ])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();

@@ -20,6 +20,16 @@ export interface AuthContext {
    * organisation's (null in the personal space). Functions refuse unverified callers (spec section 6).
    */
   realName: { person: boolean; organization: boolean | null };
+  /**
+   * The person and current organisation as the account info shows them, read with the session
+   * (absent from contexts made without one, such as a download address's).
+   */
+  profile?: SpaceProfile;
+}
+
+export interface SpaceProfile {
+  person: { name: string; mobile: string; hasPassword: boolean; realNameStatus: number };
+  organization: { name: string; uscc: string; realNameStatus: number; createdAt: Date } | null;
 }
 
 export interface IssuedToken {
@@ -90,6 +100,23 @@ export function createSessionService(deps: { ttlHours: number }) {
         realName: {
           person: row.person_real_name_status === REAL_NAME_STATUS.verified,
           organization: row.organization_id ? row.org_real_name_status === REAL_NAME_STATUS.verified : null,
+        },
+        profile: {
+          person: {
+            name: row.person_name,
+            mobile: row.person_mobile,
+            hasPassword: Boolean(row.person_has_password),
+            realNameStatus: row.person_real_name_status,
+          },
+          organization:
+            row.organization_id && row.org_name !== null
+              ? {
+                  name: row.org_name,
+                  uscc: row.org_uscc!,
+                  realNameStatus: row.org_real_name_status!,
+                  createdAt: row.org_created_at!,
+                }
+              : null,
         },
       };
     },

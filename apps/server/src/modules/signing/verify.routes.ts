@@ -2,6 +2,7 @@ import type {} from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError, LIMITS, contracts as c } from '@openseal/core';
+import type { Admission } from '../../lib/admission';
 import { ok } from '../../lib/reply';
 import { readSingleFile } from '../../lib/multipart';
 import { responses } from '../../lib/route-kit';
@@ -13,7 +14,7 @@ import type { VerifyService } from './verify.service';
 /** The public verification service: upload and verify, the upload limit, and the kept reports (JSON and PDF). */
 export default async function verifyRoutes(
   app: FastifyInstance,
-  opts: { verify: VerifyService; config: ConfigService },
+  opts: { verify: VerifyService; config: ConfigService; admission: Admission },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['Signing and approvals'];
@@ -46,12 +47,18 @@ export default async function verifyRoutes(
       },
     },
     async (req) => {
-      const maxBytes = await opts.verify.maxUploadBytes();
-      const file = await readSingleFile(req, maxBytes, 'file.pdf');
-      if (file.bytes.length > maxBytes) throw new AppError('file.tooLarge', { details: { maxBytes } });
-      await checkUpload(file.bytes, ['pdf'], { work: app.work, maxPixels: LIMITS.imageMaxPixels });
-      const actor = req.auth ? req.auth.personId : 'anonymous';
-      return ok(await opts.verify.verifyUpload(app.db, { ...file, actor }), req.lang);
+      // Before the upload is read: a request beyond what the workers can take waits here, unread.
+      const leave = await opts.admission.enter();
+      try {
+        const maxBytes = await opts.verify.maxUploadBytes();
+        const file = await readSingleFile(req, maxBytes, 'file.pdf');
+        if (file.bytes.length > maxBytes) throw new AppError('file.tooLarge', { details: { maxBytes } });
+        await checkUpload(file.bytes, ['pdf'], { work: app.work, maxPixels: LIMITS.imageMaxPixels });
+        const actor = req.auth ? req.auth.personId : 'anonymous';
+        return ok(await opts.verify.verifyUpload(app.db, { ...file, actor }), req.lang);
+      } finally {
+        leave();
+      }
     },
   );
 
