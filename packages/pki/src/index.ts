@@ -7,3 +7,4 @@ export * from './ca/index';
 export * from './crl/index';
 export * from './ocsp/index';
 export { toPem, fromPem } from './util/pem';
+export { LruCache } from './util/lru';

@@ -87,6 +87,12 @@ export interface PdfSignResult {
   fieldName: string;
   /** Size of the signed file. */
   size: number;
+  /**
+   * Lower-case hex SHA-256 of the file before and after signing, from the same pass over the bytes as
+   * the byte-range digest: the original is read once, and its hash state is forked for all three.
+   */
+  sha256Before: string;
+  sha256After: string;
 }
 
 const DEFAULT_CONTENTS = 24 * 1024;
@@ -119,12 +125,16 @@ export async function signPdf(
   if (br.length > BYTE_RANGE_WIDTH) throw new PdfError('too-complex', 'the file is too large to sign');
   section.set(latin1Bytes(br.padEnd(BYTE_RANGE_WIDTH, ' ')), body + plan.byteRangeAt);
 
-  const hash = createHash('sha256');
+  // One pass over the original feeds one hash; its state is forked for the file before (the original
+  // alone), the byte ranges (around the signature's gap) and the file after (the whole section).
+  const original = createHash('sha256');
   const result = output ? undefined : new Uint8Array(total);
-  await copyOriginal(doc.source, hash, output, result);
-  hash.update(section.subarray(0, relA));
-  hash.update(section.subarray(relB));
-  const cms = await options.sign(new Uint8Array(hash.digest()));
+  await copyOriginal(doc.source, original, output, result);
+  const sha256Before = original.copy().digest('hex');
+  const ranges = original.copy();
+  ranges.update(section.subarray(0, relA));
+  ranges.update(section.subarray(relB));
+  const cms = await options.sign(new Uint8Array(ranges.digest()));
   if (cms.length * 2 > plan.hexLength) {
     throw new PdfError(
       'too-complex',
@@ -132,9 +142,16 @@ export async function signPdf(
     );
   }
   section.set(latin1Bytes(Buffer.from(cms).toString('hex').toUpperCase()), relA + 1);
+  const sha256After = original.update(section).digest('hex');
   if (output) await output.write(section);
   else result!.set(section, doc.size);
-  const out: PdfSignResult = { byteRange, fieldName: plan.fieldName, size: total };
+  const out: PdfSignResult = {
+    byteRange,
+    fieldName: plan.fieldName,
+    size: total,
+    sha256Before,
+    sha256After,
+  };
   if (result) out.bytes = result;
   return out;
 }

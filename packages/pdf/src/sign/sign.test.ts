@@ -67,6 +67,9 @@ async function sign(bytes: Uint8Array, extra: Partial<PdfSignOptions> = {}): Pro
   expect(a).toBe(0);
   expect(c + d).toBe(r.size);
   expect(String.fromCharCode(r.bytes![b]!, r.bytes![c - 1]!)).toBe('<>');
+  // The file hashes come from the signer's one pass: they are the hashes of the bytes in and out.
+  expect(r.sha256Before).toBe(createHash('sha256').update(bytes).digest('hex'));
+  expect(r.sha256After).toBe(createHash('sha256').update(r.bytes!).digest('hex'));
   return r.bytes!;
 }
 
@@ -427,6 +430,8 @@ describe.skipIf(!tools)('signPdfFile on a large file', () => {
       `signPdfFile: ${(size / 1024 / 1024).toFixed(0)} MB in ${ms.toFixed(0)} ms, rss growth ${growth.toFixed(1)} MB`,
     );
     expect(r.size).toBe(statSync(output).size);
+    expect(r.sha256Before).toBe(createHash('sha256').update(readFileSync(input)).digest('hex'));
+    expect(r.sha256After).toBe(createHash('sha256').update(readFileSync(output)).digest('hex'));
     expect(growth).toBeLessThan(16);
     expectAllValid(output, 1);
   });
