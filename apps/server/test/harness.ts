@@ -10,6 +10,7 @@ import {
   type DialectName,
 } from '@openseal/db';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { KyselyPlugin } from 'kysely';
 import { REAL_NAME_STATUS, usccCheckChar } from '@openseal/core';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -81,6 +82,8 @@ export async function startTestApp(
   env: Record<string, string> = {},
   /** Adds test-only routes or hooks before the app is ready. */
   beforeReady?: (app: FastifyInstance) => void,
+  /** Plugins the app's queries go through (a test that counts them); the test's own `db` has none. */
+  dbPlugins: KyselyPlugin[] = [],
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'openseal-test-'));
   const database = await openTestDatabase(dialect);
@@ -99,7 +102,8 @@ export async function startTestApp(
     REDIS_URL: '',
     ...env,
   });
-  const app = await buildApp({ config, database });
+  const appDb = dbPlugins.reduce((db, plugin) => db.withPlugin(plugin), database.db);
+  const app = await buildApp({ config, database: { ...database, db: appDb } });
   beforeReady?.(app);
   await app.ready();
 

@@ -8,6 +8,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { readOfd, type OfdLimits } from '@openseal/ofd';
 import {
   bufferSource,
+  signPdf,
   signPdfFile,
   verifyPdf,
   type PdfSignOptions,
@@ -33,6 +34,15 @@ export const TASKS = {
     cb: Callbacks,
   ) => {
     return signPdfFile(input.inPath, input.outPath, { ...input.options, ...cb } as PdfSignOptions);
+  },
+
+  /**
+   * packages/pdf `signPdf` in memory, for files small enough to read whole: the bytes in, the signed
+   * bytes out, no file in between; `sign` is a callback as for signPdfFile.
+   */
+  signPdf: async (input: { bytes: Uint8Array; options: Partial<PdfSignOptions> }, cb: Callbacks) => {
+    const r = await signPdf(input.bytes, { ...input.options, ...cb } as PdfSignOptions);
+    return { ...r, bytes: r.bytes! };
   },
 
   /** The whole structure of an OFD package, as a viewer reads it (the upload check). */

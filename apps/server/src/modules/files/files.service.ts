@@ -241,12 +241,18 @@ export function createFilesService(deps: FilesDeps) {
       return { bytes, sha256: file.sha256, name: file.name, purpose: file.purpose, file };
     },
 
-    /** Stores bytes the platform produced (a signed version of a file): content-addressed, no file object. */
-    async putBlob(db: Db, bytes: Buffer, contentType: string): Promise<string> {
-      const sha256 = await deps.store.put(bytes);
-      await repo.insertBlobRow(db, { sha256, size: bytes.length, contentType });
-      return sha256;
-    },
+    /**
+     * Stores bytes the platform produced (a signed version of a file) under the SHA-256 its producer
+     * computed: content-addressed, no file object. The blob's row in `files` is written by the act that
+     * makes the version current, in its transaction.
+     */
+    putProducedBlob: (bytes: Uint8Array, sha256: string) => deps.store.putHashed(bytes, sha256),
+
+    /** A stored blob as a local file to stream from, or null (the store keeps it elsewhere). */
+    blobPath: (sha256: string) => deps.store.localPath(sha256),
+
+    /** A new blob to stream into, kept under the SHA-256 its writer computed (see BlobDraft). */
+    draftBlob: () => deps.store.draft(),
 
     getBlob: (sha256: string) => deps.store.get(sha256),
 
