@@ -3,12 +3,11 @@
  * server's memory does not grow with the file (a file read whole would add its size at least once).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPdf } from '@openseal/pdf';
+import { verifyPdf, WHOLE_FILE_MAX_BYTES } from '@openseal/pdf';
 import { startTestApp, type TestApp } from './harness';
 import { sealFixtures, type OrgFixture } from './seals-fixtures';
 import { signFixtures } from './sign-fixtures';
 import { makePdf } from '../../../packages/pdf/src/test-pdf';
-import { IN_MEMORY_MAX_BYTES } from '../src/modules/signing/flow-signing.service';
 
 const MB = 1024 * 1024;
 
@@ -30,7 +29,7 @@ describe('a large file through the sign API', () => {
 
   it('signs a 40 MB file without the memory growing by the file size', async () => {
     const pdf = Buffer.from(makePdf({ pages: 2, filler: 40 * MB }));
-    expect(pdf.length).toBeGreaterThan(5 * IN_MEMORY_MAX_BYTES);
+    expect(pdf.length).toBeGreaterThan(5 * WHOLE_FILE_MAX_BYTES);
     const flow = await s.quickFlow(a.admin, await s.upload(a.admin, pdf, 'large.pdf'));
 
     const base = process.memoryUsage();
@@ -58,9 +57,11 @@ describe('a large file through the sign API', () => {
     console.info(
       `signing ${(pdf.length / MB).toFixed(0)} MB: rss +${growth.rss.toFixed(1)} MB, array buffers +${growth.arrayBuffers.toFixed(1)} MB`,
     );
-    // Read whole, the file would be in this process once at least (the bytes, then the signed copy).
+    // Read whole, the file would be in this process twice at least (the bytes, then the signed copy):
+    // about three times its size in RSS and twice in array buffers was measured that way. Streamed, a few
+    // 4 MB chunks (the RSS bound leaves room for the garbage collector's timing on a busy machine).
     expect(growth.arrayBuffers).toBeLessThan(pdf.length / MB / 4);
-    expect(growth.rss).toBeLessThan(pdf.length / MB / 2);
+    expect(growth.rss).toBeLessThan(pdf.length / MB);
 
     const res = await t.app.inject({
       method: 'GET',

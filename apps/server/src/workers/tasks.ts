@@ -8,7 +8,6 @@ import type { MessagePort } from 'node:worker_threads';
 import { readOfd, type OfdLimits } from '@openseal/ofd';
 import {
   bufferSource,
-  signPdf,
   signPdfFile,
   verifyPdf,
   type PdfSignOptions,
@@ -26,23 +25,14 @@ export const TASKS = {
   },
 
   /**
-   * packages/pdf `signPdfFile`: reading, the seal image, the incremental update, the streamed hash and the
-   * output all happen here; `sign` is a callback, so the CMS is built where the key is (see pdf-signing.ts).
+   * packages/pdf `signPdfFile`: reading (a small file whole, a large one streamed), the seal image, the
+   * incremental update, the hashes and the output all happen here; `sign` is a callback, so the CMS is built where the key is (see pdf-signing.ts).
    */
   signPdfFile: async (
     input: { inPath: string; outPath: string; options: Partial<PdfSignOptions> },
     cb: Callbacks,
   ) => {
     return signPdfFile(input.inPath, input.outPath, { ...input.options, ...cb } as PdfSignOptions);
-  },
-
-  /**
-   * packages/pdf `signPdf` in memory, for files small enough to read whole: the bytes in, the signed
-   * bytes out, no file in between; `sign` is a callback as for signPdfFile.
-   */
-  signPdf: async (input: { bytes: Uint8Array; options: Partial<PdfSignOptions> }, cb: Callbacks) => {
-    const r = await signPdf(input.bytes, { ...input.options, ...cb } as PdfSignOptions);
-    return { ...r, bytes: r.bytes! };
   },
 
   /** The whole structure of an OFD package, as a viewer reads it (the upload check). */

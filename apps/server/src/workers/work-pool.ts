@@ -19,8 +19,6 @@ export const TASK_DEADLINES_MS: Record<TaskName, number> = {
   verifyPdf: 30_000,
   // Streams the file once: a 200 MB file takes seconds; the rest is the main thread's CMS.
   signPdfFile: 120_000,
-  // In memory only up to a few MB (see flow signing): well under the streamed file's deadline.
-  signPdf: 60_000,
   readOfd: 15_000,
   readPdfPages: 15_000,
   fitPictureToSeal: 10_000,
@@ -39,8 +37,6 @@ export interface WorkPool {
     outPath: string,
     options: PdfSignOptions,
   ): Promise<Omit<PdfSignResult, 'bytes'>>;
-  /** packages/pdf `signPdf` over bytes in memory (small files), `sign` answered on the main thread. */
-  signPdf(bytes: Uint8Array, options: PdfSignOptions): Promise<PdfSignResult & { bytes: Uint8Array }>;
   /** Reads an OFD package's structure (throws `OfdError`); answers its page count. */
   readOfd(bytes: Uint8Array, limits?: OfdLimits): Promise<{ pages: number }>;
   /** Page sizes of a PDF to sign (mm, as displayed), or its catalogued refusal. */
@@ -72,10 +68,6 @@ function workPoolApi(run: Runner): Omit<WorkPool, 'close'> {
     async signPdfFile(inPath, outPath, options) {
       const { data, callbacks } = splitCallbacks(options);
       return run('signPdfFile', { inPath, outPath, options: data }, callbacks);
-    },
-    async signPdf(bytes, options) {
-      const { data, callbacks } = splitCallbacks(options);
-      return run('signPdf', { bytes, options: data }, callbacks);
     },
     readOfd: (bytes, limits) => run('readOfd', limits ? { bytes, limits } : { bytes }),
     readPdfPages: (bytes) => run('readPdfPages', { bytes }),

@@ -1,6 +1,16 @@
 import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { closeSync, copyFileSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { checkSigningAllowed } from '../encryption';
 import { PdfError } from '../errors';
 import { PdfDict, PdfName, PdfRef, PdfString } from '../objects';
@@ -156,13 +166,33 @@ export async function signPdf(
   return out;
 }
 
-/** Signs a file into another file, streaming: memory stays at a few MB whatever the file size. */
+/**
+ * Files up to this size are signed in memory by `signPdfFile`: read in one read, written in one write.
+ * Larger files stream, so memory stays at a few MB whatever their size.
+ */
+export const WHOLE_FILE_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Signs a file into another file: a small one (WHOLE_FILE_MAX_BYTES) read whole, signed in memory and
+ * written at once; a larger one streamed, so memory stays at a few MB whatever the file size.
+ */
 export async function signPdfFile(
   inPath: string,
   outPath: string,
   options: PdfSignOptions,
 ): Promise<Omit<PdfSignResult, 'bytes'>> {
-  return withFiles(inPath, outPath, (src, sink) => signPdf(src, options, sink));
+  if (resolve(inPath) === resolve(outPath))
+    throw new PdfError('unsupported', 'the output must be another file than the input');
+  if (statSync(inPath).size > WHOLE_FILE_MAX_BYTES)
+    return withFiles(inPath, outPath, (src, sink) => signPdf(src, options, sink));
+  const { bytes, ...signed } = await signPdf(readFileSync(inPath), options);
+  try {
+    writeFileSync(outPath, bytes!);
+  } catch (e) {
+    rmSync(outPath, { force: true });
+    throw e;
+  }
+  return signed;
 }
 
 export async function withFiles<T>(

@@ -405,6 +405,23 @@ describe.skipIf(!tools || !hasCorpus)('signPdf on the third-party corpus', () =>
   }
 });
 
+describe.skipIf(!tools)('signPdfFile on a small file', () => {
+  it('signs it in memory into another file, and refuses to write over its input', async () => {
+    const input = join(tmp, 'small.pdf');
+    const output = join(tmp, 'small-signed.pdf');
+    const original = makePdf({ pages: 2 });
+    writeFileSync(input, original);
+    const r = await signPdfFile(input, output, { sign: signer.sign });
+    const out = readFileSync(output);
+    expect(r.size).toBe(out.length);
+    expect(r.sha256Before).toBe(createHash('sha256').update(original).digest('hex'));
+    expect(r.sha256After).toBe(createHash('sha256').update(out).digest('hex'));
+    expect(Buffer.compare(readFileSync(input), Buffer.from(original))).toBe(0);
+    expectAllValid(output, 1);
+    await expect(signPdfFile(input, input, { sign: signer.sign })).rejects.toThrow(/another file/);
+  });
+});
+
 describe.skipIf(!tools)('signPdfFile on a large file', () => {
   it('streams a 50 MB file: memory growth stays far below the file size', async () => {
     const input = join(tmp, 'big.pdf');

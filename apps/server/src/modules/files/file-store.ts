@@ -18,15 +18,13 @@ export interface BlobDraft {
  */
 export interface BlobStore {
   put(bytes: Buffer): Promise<string>;
-  /**
-   * Stores bytes whose SHA-256 the caller computed in its own pass over them (the signer hashes what it
-   * writes), so they are not read again to hash them.
-   */
-  putHashed(bytes: Uint8Array, sha256: string): Promise<void>;
   get(sha256: string): Promise<Buffer | null>;
   has(sha256: string): Promise<boolean>;
-  /** The blob as a file on this machine to stream from, or null when the store keeps it elsewhere. */
-  localPath(sha256: string): string | null;
+  /**
+   * The blob's file on this machine, for a reader that streams or reads it off the main thread (a store
+   * that kept blobs elsewhere would fetch one into a draft here).
+   */
+  localPath(sha256: string): string;
   /** A new file in the store to write into (see BlobDraft). */
   draft(): Promise<BlobDraft>;
 }
@@ -36,28 +34,24 @@ const SHA256 = /^[0-9a-f]{64}$/;
 export function createLocalBlobStore(root: string): BlobStore {
   const pathOf = (sha: string) => join(root, sha.slice(0, 2), sha.slice(2, 4), sha);
   const tmpDir = join(root, 'tmp');
-  /** Moves a finished file under its hash; a blob of that hash is the same bytes, so either copy will do. */
-  async function settle(tmp: string, sha: string) {
-    if (!SHA256.test(sha)) throw new Error('not a SHA-256');
-    const target = pathOf(sha);
-    await mkdir(join(target, '..'), { recursive: true });
-    await rename(tmp, target);
-  }
+  // Directories made already: a signature should not ask the file system for them every time.
+  const made = new Set<string>();
+  const dirFor = async (dir: string) => {
+    if (made.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    made.add(dir);
+  };
   const store: BlobStore = {
     async put(bytes) {
       const sha = createHash('sha256').update(bytes).digest('hex');
-      await store.putHashed(bytes, sha);
-      return sha;
-    },
-    async putHashed(bytes, sha) {
-      if (!SHA256.test(sha)) throw new Error('not a SHA-256');
-      if (await store.has(sha)) return;
       const target = pathOf(sha);
-      await mkdir(join(target, '..'), { recursive: true });
+      if (await store.has(sha)) return sha;
+      await dirFor(join(target, '..'));
       // Write then rename, so a crash never leaves a half-written blob under its final name.
       const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(tmp, bytes, { flag: 'wx' });
       await rename(tmp, target);
+      return sha;
     },
     async get(sha) {
       if (!SHA256.test(sha)) return null;
@@ -77,15 +71,22 @@ export function createLocalBlobStore(root: string): BlobStore {
         return false;
       }
     },
-    localPath: (sha) => (SHA256.test(sha) ? pathOf(sha) : null),
+    localPath(sha) {
+      if (!SHA256.test(sha)) throw new Error('not a SHA-256');
+      return pathOf(sha);
+    },
     async draft() {
-      await mkdir(tmpDir, { recursive: true });
+      await dirFor(tmpDir);
       const path = join(tmpDir, `${randomBytes(9).toString('hex')}.tmp`);
       let kept = false;
       return {
         path,
+        // A blob of that hash already there is the same bytes: the rename replaces it atomically.
         async keep(sha) {
-          await settle(path, sha);
+          if (!SHA256.test(sha)) throw new Error('not a SHA-256');
+          const target = pathOf(sha);
+          await dirFor(join(target, '..'));
+          await rename(path, target);
           kept = true;
         },
         async discard() {

@@ -241,17 +241,14 @@ export function createFilesService(deps: FilesDeps) {
       return { bytes, sha256: file.sha256, name: file.name, purpose: file.purpose, file };
     },
 
-    /**
-     * Stores bytes the platform produced (a signed version of a file) under the SHA-256 its producer
-     * computed: content-addressed, no file object. The blob's row in `files` is written by the act that
-     * makes the version current, in its transaction.
-     */
-    putProducedBlob: (bytes: Uint8Array, sha256: string) => deps.store.putHashed(bytes, sha256),
-
-    /** A stored blob as a local file to stream from, or null (the store keeps it elsewhere). */
+    /** A stored blob as a file on this machine (read by the signer in a worker). */
     blobPath: (sha256: string) => deps.store.localPath(sha256),
 
-    /** A new blob to stream into, kept under the SHA-256 its writer computed (see BlobDraft). */
+    /**
+     * A new blob to write into (a signed version of a file), kept under the SHA-256 its writer computed
+     * (see BlobDraft). Its row in `files` is written by the act that makes the version current, in its
+     * transaction.
+     */
     draftBlob: () => deps.store.draft(),
 
     getBlob: (sha256: string) => deps.store.get(sha256),

@@ -34,8 +34,6 @@ type TaskStatus = contracts.TaskStatus;
 type Placement = contracts.Placement;
 
 const SIGN_ATTEMPTS = 3;
-/** Files up to this size are signed in memory (read once, signed, written once); larger ones stream. */
-export const IN_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
 const WILL_SIGN = contracts.WILL_SOURCES.sign;
 
 export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
@@ -176,9 +174,9 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
 
   /**
    * Builds the signed versions of the files (outside any transaction): one incremental signature per
-   * placement, straight into the file store. A file up to IN_MEMORY_MAX_BYTES is read once, signed in
-   * memory placement after placement and written once; a larger one streams from the store's file into
-   * drafts in the store, the last kept. The hashes before and after come from the signer's own pass.
+   * placement, from the file store straight into it. The signer reads a file up to 8 MB whole and writes
+   * its output in one write (WHOLE_FILE_MAX_BYTES), and streams a larger one; the hashes before and after
+   * come from its own pass over the bytes.
    */
   async function buildSignatures(
     db: Db,
@@ -212,11 +210,7 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
           },
         });
       }
-      const path = files.blobPath(file.current_sha256);
-      const signed =
-        Number(file.current_size) <= IN_MEMORY_MAX_BYTES || !path
-          ? await signInMemory(db, file, steps)
-          : await signStreaming(db, path, steps);
+      const signed = await signInStore(db, file, steps);
       built.push({ fileId: file.id, fileName: file.name, fromSha: file.current_sha256, ...signed });
     }
     return built;
@@ -234,24 +228,14 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
     after: r.sha256After,
   });
 
-  async function signInMemory(db: Db, file: repo.FlowFileRow, steps: Step[]) {
-    const original = await files.getBlob(file.current_sha256);
-    if (!original) throw new AppError('file.notFound');
-    let bytes: Uint8Array = original;
-    const signatures: Built['signatures'] = [];
-    for (const step of steps) {
-      const r = await deps.signing.signBytes(db, { ...step.request, bytes });
-      signatures.push(signatureOf(step, r));
-      bytes = r.bytes;
-    }
-    const sha256 = signatures.at(-1)!.after;
-    await files.putProducedBlob(bytes, sha256);
-    return { sha256, size: bytes.length, signatures };
-  }
-
-  async function signStreaming(db: Db, path: string, steps: Step[]) {
+  /**
+   * Signs a file placement after placement, each signature from the store's file (or the draft before)
+   * into a draft in the store; the last draft is kept under the hash its signer computed, the others go.
+   */
+  async function signInStore(db: Db, file: repo.FlowFileRow, steps: Step[]) {
+    let inPath = files.blobPath(file.current_sha256);
     if (
-      !(await access(path).then(
+      !(await access(inPath).then(
         () => true,
         () => false,
       ))
@@ -259,7 +243,6 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
       throw new AppError('file.notFound');
     const drafts: BlobDraft[] = [];
     try {
-      let inPath = path;
       let size = 0;
       const signatures: Built['signatures'] = [];
       for (const step of steps) {

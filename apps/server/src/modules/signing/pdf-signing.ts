@@ -78,7 +78,7 @@ export function pdfErrorToAppError(err: unknown): unknown {
 export function createPdfSigning(deps: {
   pki: PkiService;
   evidence?: EvidenceService;
-  work: Pick<WorkPool, 'signPdfFile' | 'signPdf'>;
+  work: Pick<WorkPool, 'signPdfFile'>;
   /**
    * DocMDP level of the platform's first signature on an unsigned file (PDF_CERTIFY_LEVEL, default 2:
    * form filling and signing stay open); later signatures approve. 0: never certify.
@@ -89,24 +89,32 @@ export function createPdfSigning(deps: {
   const certifyLevel = deps.certifyLevel ?? 2;
 
   /**
-   * One signature, in memory or file to file (`run` does the PDF work with the options made here): the
-   * signer's certificate (its summary parsed once per certificate), the CMS with its timestamp, and the
-   * act in the evidence log unless the caller records it.
+   * One signature, file to file (a small file read whole and signed in memory in the worker, a large one
+   * streamed): the signer's certificate (its summary parsed once per certificate), the CMS with its
+   * timestamp, and the act in the evidence log unless the caller records it.
    */
-  async function signWith<R extends Omit<PdfSignResult, 'bytes'>>(
-    db: Db,
-    req: SignRequest,
-    run: (options: PdfSignOptions) => Promise<R>,
-  ) {
+  async function signFile(db: Db, req: SignFileRequest) {
+    // Signing writes the output while reading the input: one path for both would destroy the file.
+    if (resolve(req.inPath) === resolve(req.outPath))
+      throw new Error('the output must be another file than the input');
+    try {
+      return await signWith(db, req);
+    } catch (err) {
+      await rm(req.outPath, { force: true }).catch(() => {});
+      throw err;
+    }
+  }
+
+  async function signWith(db: Db, req: SignFileRequest) {
     const signer = req.certificate ? await pki.signerOf(req.certificate) : await pki.signer(db, req.serial);
     const holder = describeCertificateCached(signer.certificate);
     const level = req.level ?? 'B-T';
     // B-LT: the validation data goes into the signed revision itself, so the signature still covers the
     // whole file (a DSS in a later update would leave the last signature short of the end).
     const dss = level === 'B-LT' ? await pki.validationData(db, req.serial) : undefined;
-    let signed: R;
+    let signed: Omit<PdfSignResult, 'bytes'>;
     try {
-      signed = await run({
+      signed = await deps.work.signPdfFile(req.inPath, req.outPath, {
         sign: (digest) =>
           buildCadesDetached({ digest, signer, timestamp: (value) => pki.timestampToken(value) }),
         signingTime: new Date(),
@@ -153,25 +161,7 @@ export function createPdfSigning(deps: {
     };
   }
 
-  /** Signs a file into another file, streaming (memory stays flat whatever the size). */
-  async function signFile(db: Db, req: SignFileRequest) {
-    // Signing writes the output while reading the input: one path for both would destroy the file.
-    if (resolve(req.inPath) === resolve(req.outPath))
-      throw new Error('the output must be another file than the input');
-    try {
-      return await signWith(db, req, (options) => deps.work.signPdfFile(req.inPath, req.outPath, options));
-    } catch (err) {
-      await rm(req.outPath, { force: true }).catch(() => {});
-      throw err;
-    }
-  }
-
-  /** Signs bytes in memory (a small file read whole): the signed bytes come back, no file in between. */
-  function signBytes(db: Db, req: SignRequest & { bytes: Uint8Array }) {
-    return signWith(db, req, (options) => deps.work.signPdf(req.bytes, options));
-  }
-
-  return { signFile, signBytes };
+  return { signFile };
 }
 
 export type PdfSigning = ReturnType<typeof createPdfSigning>;
