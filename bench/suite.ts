@@ -33,7 +33,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     sizes: { type: 'string', default: '1,20,200' },
     repeat: { type: 'string', default: '3' },
-    prepared: { type: 'string', default: '800' },
+    prepared: { type: 'string', default: '1200' },
   },
 });
 

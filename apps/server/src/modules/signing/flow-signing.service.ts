@@ -36,6 +36,12 @@ type Placement = contracts.Placement;
 const SIGN_ATTEMPTS = 3;
 const WILL_SIGN = contracts.WILL_SOURCES.sign;
 
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
 export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
   const { evidence, files, will } = deps;
   const { load, invite } = core;
@@ -129,6 +135,13 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
     };
   }
 
+  /** One placement's signature request, with what its record needs. */
+  interface Step {
+    kind: contracts.PlacementKind;
+    sealCode: string;
+    request: SignRequest;
+  }
+
   interface Built {
     fileId: string;
     fileName: string;
@@ -189,7 +202,7 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
     for (const file of flowFiles) {
       const mine = placements.filter((p) => p.fileId === file.id);
       if (mine.length === 0) continue;
-      const steps: Array<{ kind: contracts.PlacementKind; sealCode: string; request: SignRequest }> = [];
+      const steps: Step[] = [];
       for (const p of mine) {
         const seal = p.kind === 'signature' ? seals.signature! : seals.seal!;
         const png = await imageOf(db, seal);
@@ -216,7 +229,6 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
     return built;
   }
 
-  type Step = { kind: contracts.PlacementKind; sealCode: string; request: SignRequest };
   type Signed = Awaited<ReturnType<PdfSigning['signFile']>>;
   const signatureOf = (step: Step, r: Signed): Built['signatures'][number] => ({
     kind: step.kind,
@@ -234,13 +246,7 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
    */
   async function signInStore(db: Db, file: repo.FlowFileRow, steps: Step[]) {
     let inPath = files.blobPath(file.current_sha256);
-    if (
-      !(await access(inPath).then(
-        () => true,
-        () => false,
-      ))
-    )
-      throw new AppError('file.notFound');
+    if (!(await exists(inPath))) throw new AppError('file.notFound');
     const drafts: BlobDraft[] = [];
     try {
       let size = 0;
