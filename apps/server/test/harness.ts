@@ -82,12 +82,11 @@ export async function startTestApp(
   env: Record<string, string> = {},
   /** Adds test-only routes or hooks before the app is ready. */
   beforeReady?: (app: FastifyInstance) => void,
-  /** Kysely plugins on the app's database handle (a query counter, query-counter.ts). */
+  /** Kysely plugins on the app's database handle (a query counter, query-counter.ts); the test's own `db` has none. */
   plugins: KyselyPlugin[] = [],
 ): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'openseal-test-'));
-  const opened = await openTestDatabase(dialect);
-  const database = { ...opened, db: plugins.reduce((db, p) => db.withPlugin(p), opened.db) };
+  const database = await openTestDatabase(dialect);
   const config = loadConfig({
     DATA_DIR: dataDir,
     APP_SECRET: 'test-secret-0123456789-abcdefghijklmnop',
@@ -103,7 +102,8 @@ export async function startTestApp(
     REDIS_URL: '',
     ...env,
   });
-  const app = await buildApp({ config, database });
+  const appDb = plugins.reduce((db, plugin) => db.withPlugin(plugin), database.db);
+  const app = await buildApp({ config, database: { ...database, db: appDb } });
   beforeReady?.(app);
   await app.ready();
 

@@ -6,6 +6,8 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 export interface EvidenceStateTable {
   id: number;
   tree_size: number;
+  /** The tree's right edge: the complete-subtree hashes of [0, tree_size), largest first (0017). */
+  frontier: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
 }
 
 export interface EvidenceLeavesTable {
@@ -48,7 +50,7 @@ export interface EvidenceFileHashesTable {
   idx: number;
 }
 
-/** Tables of the evidence log (migrations 0003-evidence, 0013-evidence-openings). */
+/** Tables of the evidence log (migrations 0003-evidence, 0013-evidence-openings, 0017-evidence-frontier). */
 export interface EvidenceTables {
   evidence_state: EvidenceStateTable;
   evidence_leaves: EvidenceLeavesTable;

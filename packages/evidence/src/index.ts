@@ -66,7 +66,13 @@ export {
   type SignedTreeHead,
   type TreeHead,
 } from './tree-head';
-export { createMemoryLogStore, type LogStore, type NewLeaf, type StoredLeaf } from './log-store';
+export {
+  createMemoryLogStore,
+  type LogHead,
+  type LogStore,
+  type NewLeaf,
+  type StoredLeaf,
+} from './log-store';
 export {
   append,
   appendClearEntry,

@@ -23,6 +23,22 @@ export interface NewLeaf {
   entry: EvidenceEntry;
   /** The openings of a committed leaf (private); absent for a clear version-1 leaf. */
   openings?: Openings;
+  /** The complete subtrees this leaf closes (level ≥ 1), bottom up. */
+  nodes: ReadonlyArray<NodeRef & { hash: Uint8Array }>;
+  /** The right edge of the tree with this leaf (see `LogHead.frontier`). */
+  frontier: readonly Uint8Array[];
+}
+
+/** Where the next leaf goes. */
+export interface LogHead {
+  /** The index the next leaf gets. */
+  index: number;
+  /**
+   * The right edge of the tree before it: the hashes of the complete subtrees `rangeNodes(0, index)`
+   * names, largest first (the left siblings of every subtree the next leaf closes are among them). Null
+   * when the store does not have it (a log written before the store kept it): `append` reads the nodes.
+   */
+  frontier: Uint8Array[] | null;
 }
 
 /**
@@ -34,13 +50,16 @@ export interface LogStore {
   /** Number of leaves committed. */
   size(): Promise<number>;
   /**
-   * The index the next leaf gets, held exclusively for the caller until its leaf is stored (and, in a
-   * database, until the caller's transaction ends): appends from several processes must not share an index.
+   * The index the next leaf gets, with the tree's right edge, held exclusively for the caller until its
+   * leaf is stored (and, in a database, until the caller's transaction ends): appends from several
+   * processes must not share an index. A database reads both with the lock in one statement.
    */
-  reserveIndex(): Promise<number>;
-  /** Stores the leaf at the reserved index and makes the size index + 1. */
+  reserve(): Promise<LogHead>;
+  /**
+   * Stores the leaf at the reserved index, the subtrees it closes and the new right edge, and makes the
+   * size index + 1 (a database does it in one statement).
+   */
   putLeaf(leaf: NewLeaf): Promise<void>;
-  putNodes(nodes: ReadonlyArray<NodeRef & { hash: Uint8Array }>): Promise<void>;
   /** Hashes of the given nodes, in the same order; throws when one is missing. */
   getNodes(refs: readonly NodeRef[]): Promise<Uint8Array[]>;
   getLeaf(index: number): Promise<StoredLeaf | null>;
@@ -58,6 +77,7 @@ export function createMemoryLogStore(): LogStore & { readonly leaves: readonly S
   const openings = new Map<number, Openings>();
   const nodes = new Map<string, Uint8Array>();
   const heads = new Map<number, SignedTreeHead>();
+  let frontier: readonly Uint8Array[] = [];
   let reserved: number | null = null;
   const key = (r: NodeRef) => `${r.level}:${r.index}`;
   return {
@@ -65,10 +85,10 @@ export function createMemoryLogStore(): LogStore & { readonly leaves: readonly S
     async size() {
       return leaves.length;
     },
-    async reserveIndex() {
+    async reserve() {
       // `append` runs one at a time per store object, which is all the exclusion memory needs.
       reserved = leaves.length;
-      return reserved;
+      return { index: reserved, frontier: [...frontier] };
     },
     async putLeaf(leaf) {
       if (leaf.index !== reserved || leaf.index !== leaves.length)
@@ -82,13 +102,12 @@ export function createMemoryLogStore(): LogStore & { readonly leaves: readonly S
         createdAt: new Date().toISOString(),
       });
       if (leaf.openings) openings.set(leaf.index, structuredClone(leaf.openings));
-      reserved = null;
-    },
-    async putNodes(list) {
-      for (const n of list) {
+      for (const n of leaf.nodes) {
         if (nodes.has(key(n))) throw new Error(`node ${key(n)} exists already`);
         nodes.set(key(n), n.hash);
       }
+      frontier = [...leaf.frontier];
+      reserved = null;
     },
     async getNodes(refs) {
       return refs.map((r) => {

@@ -67,8 +67,10 @@ export async function appendClearEntry(store: LogStore, entry: EvidenceEntry): P
 
 /**
  * Besides the leaf, stores the hash of every complete subtree the leaf closes (index + 1 divisible by 2,
- * 4, 8, …), reading only their left siblings: O(log n) rows per append, so that roots and proofs later
- * read O(log n) rows instead of every leaf.
+ * 4, 8, …): O(log n) rows per append, so that roots and proofs later read O(log n) rows instead of every
+ * leaf. The left siblings those subtrees need are on the tree's right edge, which the store gives with the
+ * index it reserves and keeps with the leaf: an append reads nothing else (a store without the edge, a
+ * log written before stores kept it, has its O(log n) edge nodes read once).
  */
 function appendBytes(
   store: LogStore,
@@ -78,16 +80,27 @@ function appendBytes(
 ): Promise<AppendResult> {
   const leafHash = hashLeaf(entryBytes);
   return serialise(store, async () => {
-    const index = await store.reserveIndex();
+    const head = await store.reserve();
+    const index = head.index;
+    const edge = index === 0 ? [] : rangeNodes(0, index);
+    const frontier =
+      head.frontier && head.frontier.length === edge.length ? head.frontier : await store.getNodes(edge);
     const closes = closedNodes(index);
-    const siblings = closes.length ? await store.getNodes(closes.map((c) => c.leftSibling)) : [];
+    // The left sibling of the subtree at level l + 1 is the edge's level-l subtree, the l-th from its end.
     let h = leafHash;
     const nodes = closes.map((c, i) => {
-      h = hashChildren(siblings[i]!, h);
+      h = hashChildren(frontier[frontier.length - 1 - i]!, h);
       return { ...c.node, hash: h };
     });
-    await store.putLeaf({ index, leafHash, entryBytes, entry, ...(openings ? { openings } : {}) });
-    if (nodes.length) await store.putNodes(nodes);
+    await store.putLeaf({
+      index,
+      leafHash,
+      entryBytes,
+      entry,
+      ...(openings ? { openings } : {}),
+      nodes,
+      frontier: [...frontier.slice(0, frontier.length - closes.length), h],
+    });
     return { index, leafHash };
   });
 }

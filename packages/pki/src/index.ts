@@ -14,3 +14,4 @@ export {
   DerError,
   type CertificateIdentity,
 } from './serial';
+export { LruCache } from './util/lru';

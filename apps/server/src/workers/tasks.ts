@@ -34,8 +34,8 @@ export const TASKS = {
   },
 
   /**
-   * packages/pdf `signPdfFile`: reading, the seal image, the incremental update, the streamed hash and the
-   * output all happen here; `sign` is a callback, so the CMS is built where the key is (see pdf-signing.ts).
+   * packages/pdf `signPdfFile`: reading (a small file whole, a large one streamed), the seal image, the
+   * incremental update, the hashes and the output all happen here; `sign` is a callback, so the CMS is built where the key is (see pdf-signing.ts).
    */
   signPdfFile: async (
     input: { inPath: string; outPath: string; options: Partial<PdfSignOptions> },

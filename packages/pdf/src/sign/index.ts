@@ -1,6 +1,7 @@
 export {
   signPdf,
   signPdfFile,
+  WHOLE_FILE_MAX_BYTES,
   type PdfSignOptions,
   type PdfSignAppearance,
   type PdfRidingSeam,

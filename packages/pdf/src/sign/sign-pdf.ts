@@ -1,6 +1,16 @@
 import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { closeSync, copyFileSync, fstatSync, openSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { checkSigningAllowed } from '../encryption';
 import { PdfError } from '../errors';
 import { PdfDict, PdfName, PdfRef, PdfString } from '../objects';
@@ -88,11 +98,11 @@ export interface PdfSignResult {
   /** Size of the signed file. */
   size: number;
   /**
-   * SHA-256 (hex) of the input file and of the signed file, from the signing pass itself: the original's
-   * bytes are hashed once for the signature, and these come with it, no second read of either file.
+   * Lower-case hex SHA-256 of the file before and after signing, from the same pass over the bytes as
+   * the byte-range digest: the original is read once, and its hash state is forked for all three.
    */
-  inputSha256?: string;
-  outputSha256?: string;
+  sha256Before: string;
+  sha256After: string;
 }
 
 const DEFAULT_CONTENTS = 24 * 1024;
@@ -125,15 +135,16 @@ export async function signPdf(
   if (br.length > BYTE_RANGE_WIDTH) throw new PdfError('too-complex', 'the file is too large to sign');
   section.set(latin1Bytes(br.padEnd(BYTE_RANGE_WIDTH, ' ')), body + plan.byteRangeAt);
 
-  const hash = createHash('sha256');
+  // One pass over the original feeds one hash; its state is forked for the file before (the original
+  // alone), the byte ranges (around the signature's gap) and the file after (the whole section).
+  const original = createHash('sha256');
   const result = output ? undefined : new Uint8Array(total);
-  await copyOriginal(doc.source, hash, output, result);
-  // The hash of the original so far is the input file's; the signed file's continues it with the section.
-  const whole = hash.copy();
-  const inputSha256 = hash.copy().digest('hex');
-  hash.update(section.subarray(0, relA));
-  hash.update(section.subarray(relB));
-  const cms = await options.sign(new Uint8Array(hash.digest()));
+  await copyOriginal(doc.source, original, output, result);
+  const sha256Before = original.copy().digest('hex');
+  const ranges = original.copy();
+  ranges.update(section.subarray(0, relA));
+  ranges.update(section.subarray(relB));
+  const cms = await options.sign(new Uint8Array(ranges.digest()));
   if (cms.length * 2 > plan.hexLength) {
     throw new PdfError(
       'too-complex',
@@ -141,21 +152,47 @@ export async function signPdf(
     );
   }
   section.set(latin1Bytes(Buffer.from(cms).toString('hex').toUpperCase()), relA + 1);
+  const sha256After = original.update(section).digest('hex');
   if (output) await output.write(section);
   else result!.set(section, doc.size);
-  const outputSha256 = whole.update(section).digest('hex');
-  const out: PdfSignResult = { byteRange, fieldName: plan.fieldName, size: total, inputSha256, outputSha256 };
+  const out: PdfSignResult = {
+    byteRange,
+    fieldName: plan.fieldName,
+    size: total,
+    sha256Before,
+    sha256After,
+  };
   if (result) out.bytes = result;
   return out;
 }
 
-/** Signs a file into another file, streaming: memory stays at a few MB whatever the file size. */
+/**
+ * Files up to this size are signed in memory by `signPdfFile`: read in one read, written in one write.
+ * Larger files stream, so memory stays at a few MB whatever their size.
+ */
+export const WHOLE_FILE_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Signs a file into another file: a small one (WHOLE_FILE_MAX_BYTES) read whole, signed in memory and
+ * written at once; a larger one streamed, so memory stays at a few MB whatever the file size.
+ */
 export async function signPdfFile(
   inPath: string,
   outPath: string,
   options: PdfSignOptions,
 ): Promise<Omit<PdfSignResult, 'bytes'>> {
-  return withFiles(inPath, outPath, (src, sink) => signPdf(src, options, sink));
+  if (resolve(inPath) === resolve(outPath))
+    throw new PdfError('unsupported', 'the output must be another file than the input');
+  if (statSync(inPath).size > WHOLE_FILE_MAX_BYTES)
+    return withFiles(inPath, outPath, (src, sink) => signPdf(src, options, sink));
+  const { bytes, ...signed } = await signPdf(readFileSync(inPath), options);
+  try {
+    writeFileSync(outPath, bytes!);
+  } catch (e) {
+    rmSync(outPath, { force: true });
+    throw e;
+  }
+  return signed;
 }
 
 export async function withFiles<T>(

@@ -67,6 +67,9 @@ async function sign(bytes: Uint8Array, extra: Partial<PdfSignOptions> = {}): Pro
   expect(a).toBe(0);
   expect(c + d).toBe(r.size);
   expect(String.fromCharCode(r.bytes![b]!, r.bytes![c - 1]!)).toBe('<>');
+  // The file hashes come from the signer's one pass: they are the hashes of the bytes in and out.
+  expect(r.sha256Before).toBe(createHash('sha256').update(bytes).digest('hex'));
+  expect(r.sha256After).toBe(createHash('sha256').update(r.bytes!).digest('hex'));
   return r.bytes!;
 }
 
@@ -402,6 +405,23 @@ describe.skipIf(!tools || !hasCorpus)('signPdf on the third-party corpus', () =>
   }
 });
 
+describe.skipIf(!tools)('signPdfFile on a small file', () => {
+  it('signs it in memory into another file, and refuses to write over its input', async () => {
+    const input = join(tmp, 'small.pdf');
+    const output = join(tmp, 'small-signed.pdf');
+    const original = makePdf({ pages: 2 });
+    writeFileSync(input, original);
+    const r = await signPdfFile(input, output, { sign: signer.sign });
+    const out = readFileSync(output);
+    expect(r.size).toBe(out.length);
+    expect(r.sha256Before).toBe(createHash('sha256').update(original).digest('hex'));
+    expect(r.sha256After).toBe(createHash('sha256').update(out).digest('hex'));
+    expect(Buffer.compare(readFileSync(input), Buffer.from(original))).toBe(0);
+    expectAllValid(output, 1);
+    await expect(signPdfFile(input, input, { sign: signer.sign })).rejects.toThrow(/another file/);
+  });
+});
+
 describe.skipIf(!tools)('signPdfFile on a large file', () => {
   it('streams a 50 MB file: memory growth stays far below the file size', async () => {
     const input = join(tmp, 'big.pdf');
@@ -427,19 +447,21 @@ describe.skipIf(!tools)('signPdfFile on a large file', () => {
       `signPdfFile: ${(size / 1024 / 1024).toFixed(0)} MB in ${ms.toFixed(0)} ms, rss growth ${growth.toFixed(1)} MB`,
     );
     expect(r.size).toBe(statSync(output).size);
+    expect(r.sha256Before).toBe(createHash('sha256').update(readFileSync(input)).digest('hex'));
+    expect(r.sha256After).toBe(createHash('sha256').update(readFileSync(output)).digest('hex'));
     expect(growth).toBeLessThan(16);
     expectAllValid(output, 1);
     // The evidence hashes come from the signing pass: those of the two files as they are on disk.
-    expect(r.inputSha256).toBe(sha256Hex(readFileSync(input)));
-    expect(r.outputSha256).toBe(sha256Hex(readFileSync(output)));
+    expect(r.sha256Before).toBe(sha256Hex(readFileSync(input)));
+    expect(r.sha256After).toBe(sha256Hex(readFileSync(output)));
   });
 
   it('answers the hashes of the input and of the signed bytes when signing in memory', async () => {
     const input = makePdf({ pages: 1 });
     const r = await signPdf(input, { sign: (digest) => signer.sign(digest) });
-    expect(r.inputSha256).toBe(sha256Hex(input));
-    expect(r.outputSha256).toBe(sha256Hex(r.bytes!));
-    expect(r.outputSha256).not.toBe(r.inputSha256);
+    expect(r.sha256Before).toBe(sha256Hex(input));
+    expect(r.sha256After).toBe(sha256Hex(r.bytes!));
+    expect(r.sha256After).not.toBe(r.sha256Before);
   });
 });
 

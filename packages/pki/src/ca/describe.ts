@@ -2,6 +2,7 @@ import { createHash, createPublicKey } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { toHex } from '../util/bytes';
+import { LruCache } from '../util/lru';
 import { findExtension, isCaCertificate, parseCertificate, spkiOf } from '../util/certificate';
 import { formatName, nameAttribute } from '../util/name';
 import { OID } from '../util/oids';
@@ -94,4 +95,32 @@ export function describeCertificate(der: Uint8Array): CertificateSummary {
   if (organization !== undefined) summary.organization = organization;
   if (organizationIdentifier !== undefined) summary.organizationIdentifier = organizationIdentifier;
   return summary;
+}
+
+/** Summaries of the certificates seen lately, by the SHA-256 of their DER. */
+const SUMMARIES = new LruCache<string, CertificateSummary>(4096);
+
+/** A copy a caller may change without changing the cached summary. */
+const copyOf = (s: CertificateSummary): CertificateSummary => ({
+  ...s,
+  notBefore: new Date(s.notBefore),
+  notAfter: new Date(s.notAfter),
+  crlUrls: [...s.crlUrls],
+  ocspUrls: [...s.ocspUrls],
+  caIssuersUrls: [...s.caIssuersUrls],
+});
+
+/**
+ * `describeCertificate`, parsed once per certificate: a signer's or a verifier's hot path sees the same
+ * few certificates over and over, and parsing one costs about as much as a signature. Remembered by the
+ * DER's SHA-256 (which the summary's fingerprint is anyway) in a bounded LRU of a few thousand entries.
+ */
+export function describeCertificateCached(der: Uint8Array): CertificateSummary {
+  const fingerprint = createHash('sha256').update(der).digest('hex');
+  let summary = SUMMARIES.get(fingerprint);
+  if (!summary) {
+    summary = describeCertificate(der);
+    SUMMARIES.set(fingerprint, summary);
+  }
+  return copyOf(summary);
 }

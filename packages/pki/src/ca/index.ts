@@ -1,6 +1,6 @@
 export { newSerialNumber } from './serial';
 export { issueCertificate, type CertificateIssuer, type IssueRequest, type IssuedCertificate } from './issue';
-export { describeCertificate, type CertificateSummary } from './describe';
+export { describeCertificate, describeCertificateCached, type CertificateSummary } from './describe';
 export { inspectAnchorCertificate, type AnchorInspection } from './inspect-anchor';
 export {
   PROFILES,

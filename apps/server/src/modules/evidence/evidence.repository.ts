@@ -1,4 +1,5 @@
 import type { Db } from '@openseal/db';
+import { sql } from 'kysely';
 import {
   append,
   canonicalJson,
@@ -36,11 +37,22 @@ function toTreeHead(row: {
   };
 }
 
+/** The right edge as stored: 32-byte hashes one after another. */
+function edgeOf(value: Uint8Array | null): Uint8Array[] | null {
+  if (!value) return null;
+  const b = bytes(value);
+  if (b.length % 32 !== 0) return null;
+  return Array.from({ length: b.length / 32 }, (_, i) => b.subarray(i * 32, i * 32 + 32));
+}
+
 /**
- * The evidence log's tables as a LogStore. `reserveIndex` locks the counter row `for update`, so on
- * PostgreSQL concurrent appends from any number of instances queue on that row until the appending
- * transaction ends (PGlite is one connection and queues whole transactions anyway). Use it for appends
- * only inside a transaction at READ COMMITTED, PostgreSQL's default.
+ * The evidence log's tables as a LogStore. `reserve` locks the counter row `for update` and reads the
+ * tree's right edge with it, so on PostgreSQL concurrent appends from any number of instances queue on
+ * that row until the appending transaction ends (PGlite is one connection and queues whole transactions
+ * anyway); a waiter gets the row as the appender before it left it (READ COMMITTED re-reads a locked row),
+ * edge included. `putLeaf` writes the leaf, its openings, its file-hash index rows, the subtrees it closes
+ * and the new head in one statement. Use it for appends only inside a transaction at READ COMMITTED,
+ * PostgreSQL's default.
  */
 export function createDbLogStore(db: Db): LogStore {
   return {
@@ -52,31 +64,16 @@ export function createDbLogStore(db: Db): LogStore {
         .executeTakeFirstOrThrow();
       return Number(row.tree_size);
     },
-    async reserveIndex() {
+    async reserve() {
       const row = await db
         .selectFrom('evidence_state')
-        .select('tree_size')
+        .select(['tree_size', 'frontier'])
         .where('id', '=', 1)
         .forUpdate()
         .executeTakeFirstOrThrow();
-      return Number(row.tree_size);
+      return { index: Number(row.tree_size), frontier: edgeOf(row.frontier) };
     },
     async putLeaf(leaf) {
-      await db
-        .insertInto('evidence_leaves')
-        .values({
-          idx: leaf.index,
-          leaf_hash: buf(leaf.leafHash),
-          entry: buf(leaf.entryBytes),
-          kind: leaf.entry.kind,
-          subject: leaf.entry.subject,
-        })
-        .execute();
-      if (leaf.openings)
-        await db
-          .insertInto('evidence_openings')
-          .values({ idx: leaf.index, openings: canonicalJson(leaf.openings) })
-          .execute();
       // The private index from a file's SHA-256 to the leaves that name it.
       const files = FILE_HASH_FIELDS.flatMap((field) => {
         const digest = leaf.entry.hashes[field.slice('hashes.'.length)];
@@ -84,27 +81,47 @@ export function createDbLogStore(db: Db): LogStore {
           ? [{ digest: buf(fromHex(digest)), field, idx: leaf.index }]
           : [];
       });
-      if (files.length)
-        await db
-          .insertInto('evidence_file_hashes')
-          .values(files)
-          .onConflict((oc) => oc.doNothing())
-          .execute();
+      // One statement: every part is a data-modifying CTE of the update that moves the head, which
+      // refuses (no row) unless the head is still where `reserve` left it.
       const updated = await db
+        .with('leaf', (q) =>
+          q.insertInto('evidence_leaves').values({
+            idx: leaf.index,
+            leaf_hash: buf(leaf.leafHash),
+            entry: buf(leaf.entryBytes),
+            kind: leaf.entry.kind,
+            subject: leaf.entry.subject,
+          }),
+        )
+        .with('openings', (q) =>
+          leaf.openings
+            ? q
+                .insertInto('evidence_openings')
+                .values({ idx: leaf.index, openings: canonicalJson(leaf.openings) })
+            : q.selectNoFrom(sql<null>`null`.as('none')),
+        )
+        .with('files', (q) =>
+          files.length
+            ? q
+                .insertInto('evidence_file_hashes')
+                .values(files)
+                .onConflict((oc) => oc.doNothing())
+            : q.selectNoFrom(sql<null>`null`.as('none')),
+        )
+        .with('nodes', (q) =>
+          leaf.nodes.length
+            ? q
+                .insertInto('evidence_nodes')
+                .values(leaf.nodes.map((n) => ({ level: n.level, idx: n.index, hash: buf(n.hash) })))
+            : q.selectNoFrom(sql<null>`null`.as('none')),
+        )
         .updateTable('evidence_state')
-        .set({ tree_size: leaf.index + 1 })
+        .set({ tree_size: leaf.index + 1, frontier: Buffer.concat(leaf.frontier.map(buf)) })
         .where('id', '=', 1)
         .where('tree_size', '=', leaf.index)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1)
         throw new Error(`evidence leaf ${leaf.index} was not reserved`);
-    },
-    async putNodes(nodes) {
-      if (nodes.length === 0) return;
-      await db
-        .insertInto('evidence_nodes')
-        .values(nodes.map((n) => ({ level: n.level, idx: n.index, hash: buf(n.hash) })))
-        .execute();
     },
     async getNodes(refs: readonly NodeRef[]) {
       const leafIdx = [...new Set(refs.filter((r) => r.level === 0).map((r) => r.index))];

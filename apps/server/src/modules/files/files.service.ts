@@ -243,12 +243,15 @@ export function createFilesService(deps: FilesDeps) {
       return { bytes, sha256: file.sha256, name: file.name, purpose: file.purpose, file };
     },
 
-    /** Stores bytes the platform produced (a signed version of a file): content-addressed, no file object. */
-    async putBlob(db: Db, bytes: Buffer, contentType: string): Promise<string> {
-      const sha256 = await deps.store.put(bytes);
-      await repo.insertBlobRow(db, { sha256, size: bytes.length, contentType });
-      return sha256;
-    },
+    /** A stored blob as a file on this machine (read by the signer in a worker). */
+    blobPath: (sha256: string) => deps.store.localPath(sha256),
+
+    /**
+     * A new blob to write into (a signed version of a file), kept under the SHA-256 its writer computed
+     * (see BlobDraft). Its row in `files` is written by the act that makes the version current, in its
+     * transaction.
+     */
+    draftBlob: () => deps.store.draft(),
 
     getBlob: (sha256: string) => deps.store.get(sha256),
 

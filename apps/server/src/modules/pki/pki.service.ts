@@ -441,7 +441,14 @@ export function createPkiService(deps: {
 
   /** The signer of a certificate, refused unless the certificate is good and in its validity period. */
   async function signer(tx: Db, serial: string, at = new Date()): Promise<CmsSigner> {
-    const row = await certificate(tx, serial);
+    return signerOf(await certificate(tx, serial), at);
+  }
+
+  /** The signer of a certificate row the caller read already (with the seal it signs for, say). */
+  async function signerOf(
+    row: Pick<CertificateRow, 'der' | 'key_id' | 'status' | 'not_before' | 'not_after'>,
+    at = new Date(),
+  ): Promise<CmsSigner> {
     if (row.status !== 'good' || at < row.not_before || at > row.not_after)
       throw new AppError('cert.notUsable');
     // The key of a UKey certificate is on the UKey: the platform cannot sign with it.
@@ -559,6 +566,7 @@ export function createPkiService(deps: {
     timestamp,
     timestampToken,
     signer,
+    signerOf,
     validationData,
     checkRevocation,
     revocationLookup,

@@ -28,12 +28,18 @@ export function transition<S extends string, A extends string>(
   return to;
 }
 
-export async function viewerOf(db: Db, ctx: AuthContext): Promise<repo.Viewer> {
-  const person = await repo.personById(db, ctx.personId);
-  if (!person) throw new AppError('session.missing');
+/** The caller as a viewer; `person` when the caller's name and mobile were read already (with the flow). */
+export async function viewerOf(
+  db: Db,
+  ctx: AuthContext,
+  person?: { name: string; mobile: string } | null,
+): Promise<repo.Viewer> {
+  const found = person === undefined ? await repo.personById(db, ctx.personId) : person;
+  if (!found) throw new AppError('session.missing');
   return {
     personId: ctx.personId,
-    mobile: person.mobile,
+    name: found.name,
+    mobile: found.mobile,
     organizationId: ctx.organizationId,
     seesOrganization: await hasOrgPermission(db, ctx, 'sign.manage'),
   };
@@ -61,11 +67,19 @@ export interface Participation {
   partyAdmin: boolean;
 }
 
-/** The caller's place in a flow, or a not-found refusal when they have none (no existence leak). */
-export async function participation(db: Db, ctx: AuthContext, flowId: string): Promise<Participation> {
-  const flow = await repo.findFlow(db, flowId);
+/**
+ * The caller's place in a flow, or a not-found refusal when they have none (no existence leak). `loaded`:
+ * the flow and the caller's person as read already (findFlowFor), so neither is read again.
+ */
+export async function participation(
+  db: Db,
+  ctx: AuthContext,
+  flowId: string,
+  loaded?: { flow: repo.FlowRow; person: { name: string; mobile: string } | null },
+): Promise<Participation> {
+  const flow = loaded ? loaded.flow : await repo.findFlow(db, flowId);
   if (!flow) throw new AppError('sign.flowNotFound');
-  const viewer = await viewerOf(db, ctx);
+  const viewer = await viewerOf(db, ctx, loaded ? loaded.person : undefined);
   const tasks = await repo.tasksOf(db, flowId);
   const ownInitiation =
     flow.initiator_person_id === ctx.personId && flow.initiator_org_id === ctx.organizationId;

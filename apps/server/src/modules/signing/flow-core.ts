@@ -101,9 +101,19 @@ export function createFlowCore(deps: FlowsDeps) {
     }
   }
 
+  /** The caller's participation in a flow, the flow and the caller read once (again only when it just expired). */
   async function load(db: Db, ctx: AuthContext, flowId: string) {
-    await expireIfDue(db, flowId);
-    return participation(db, ctx, flowId);
+    let found = await repo.findFlowFor(db, flowId, ctx.personId);
+    if (found && isOpen(found.status) && new Date(found.valid_until).getTime() <= Date.now()) {
+      await expireIfDue(db, flowId);
+      found = await repo.findFlowFor(db, flowId, ctx.personId);
+    }
+    if (!found) throw new AppError('sign.flowNotFound');
+    const { viewer_name: name, viewer_mobile: mobile, ...flow } = found;
+    return participation(db, ctx, flowId, {
+      flow,
+      person: name !== null && mobile !== null ? { name, mobile } : null,
+    });
   }
 
   async function invite(db: Db, tasks: { mobile: string }[], initiator: string, flowName: string) {

@@ -1,15 +1,15 @@
 /**
  * Signing a task: which seals the signer may use and how (direct, under an authorisation, after an
  * approval), then each placement as its own incremental PAdES signature with the certificate of the seal
- * it shows. The signatures are built outside the transaction; the transaction takes the will-auth and the
- * authorisation's use, checks each file is still the version they were built on (building again on the
- * new one otherwise), records every signature and moves the flow on.
+ * it shows. The will-auth is taken first (given back if the act fails); the signatures are built outside
+ * the transaction, straight into the file store; the transaction takes the authorisation's use, checks
+ * each file is still the version they were built on (building again on the new one otherwise), records
+ * every signature and moves the flow on.
  */
 import { AppError, contracts, maskPhone } from '@openseal/core';
 import type { Db } from '@openseal/db';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { LruCache } from '@openseal/pki';
+import { access } from 'node:fs/promises';
 import type { z } from 'zod';
 import { hasOrgPermission, requireRealName } from '../../lib/permissions';
 import { consumeAuthorization } from '../seals/seal-authorizations.service';
@@ -22,9 +22,11 @@ import {
   transition,
   type Participation,
 } from './flow-context';
-import { checkPlacement, personName, sha256, type FlowCore, type FlowsDeps } from './flow-core';
+import { checkPlacement, type FlowCore, type FlowsDeps } from './flow-core';
 import { sealPictureUrl } from './file-access';
 import * as repo from './flows.repository';
+import type { BlobDraft } from '../files/file-store';
+import type { PdfSigning, SignerCertificate, SignRequest } from './pdf-signing';
 
 const { FLOW_MACHINE, TASK_MACHINE } = contracts;
 type FlowStatus = contracts.FlowStatus;
@@ -33,6 +35,12 @@ type Placement = contracts.Placement;
 
 const SIGN_ATTEMPTS = 3;
 const WILL_SIGN = contracts.WILL_SOURCES.sign;
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
   const { evidence, files, will } = deps;
@@ -127,11 +135,20 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
     };
   }
 
+  /** One placement's signature request, with what its record needs. */
+  interface Step {
+    kind: contracts.PlacementKind;
+    sealCode: string;
+    request: SignRequest;
+  }
+
   interface Built {
     fileId: string;
     fileName: string;
     fromSha: string;
-    out: Buffer;
+    /** The signed version, in the file store already (its row is written with the act). */
+    sha256: string;
+    size: number;
     signatures: {
       kind: contracts.PlacementKind;
       field: string;
@@ -143,77 +160,110 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
     }[];
   }
 
-  /** Builds the signed versions of the files (outside any transaction): one incremental signature per placement. */
+  /** Seal pictures by file key (a file object never changes): read once, not per signature. */
+  const images = new LruCache<string, Uint8Array>(256);
+  async function imageOf(db: Db, s: repo.SealForSigning): Promise<Uint8Array> {
+    let png = images.get(s.image_file_key!);
+    if (!png) {
+      const stored = await files.readInternal(db, s.image_file_key!);
+      if (!stored) throw new AppError('seal.notUsable');
+      png = new Uint8Array(stored.bytes);
+      images.set(s.image_file_key!, png);
+    }
+    return png;
+  }
+
+  /** What the signer needs of a seal's certificate, read with the seal (none: the signer reads it). */
+  const certificateOf = (s: repo.SealForSigning): SignerCertificate | undefined =>
+    s.cert_der && s.cert_status && s.cert_not_before && s.cert_not_after
+      ? {
+          der: s.cert_der,
+          key_id: s.cert_key_id,
+          status: s.cert_status,
+          not_before: s.cert_not_before,
+          not_after: s.cert_not_after,
+        }
+      : undefined;
+
+  /**
+   * Builds the signed versions of the files (outside any transaction): one incremental signature per
+   * placement, from the file store straight into it. The signer reads a file up to 8 MB whole and writes
+   * its output in one write (WHOLE_FILE_MAX_BYTES), and streams a larger one; the hashes before and after
+   * come from its own pass over the bytes.
+   */
   async function buildSignatures(
     db: Db,
     flowFiles: repo.FlowFileRow[],
     placements: Placement[],
-    seals: { seal?: repo.SignableSealRow; signature?: repo.SignableSealRow },
+    seals: { seal?: repo.SealForSigning; signature?: repo.SealForSigning },
     signerName: string,
   ): Promise<Built[]> {
-    const images = new Map<string, Buffer>();
-    const imageOf = async (s: repo.SignableSealRow) => {
-      let png = images.get(s.seal_code);
-      if (!png) {
-        const stored = await files.readInternal(db, s.image_file_key!);
-        if (!stored) throw new AppError('seal.notUsable');
-        png = stored.bytes;
-        images.set(s.seal_code, png);
-      }
-      return png;
-    };
-    const dir = await mkdtemp(join(tmpdir(), 'openseal-sign-'));
-    try {
-      const built: Built[] = [];
-      for (const file of flowFiles) {
-        const mine = placements.filter((p) => p.fileId === file.id);
-        if (mine.length === 0) continue;
-        const original = await files.getBlob(file.current_sha256);
-        if (!original) throw new AppError('file.notFound');
-        let current = join(dir, `${file.id}-0.pdf`);
-        await writeFile(current, original);
-        let before = file.current_sha256;
-        const signatures: Built['signatures'] = [];
-        for (const [i, p] of mine.entries()) {
-          const seal = p.kind === 'signature' ? seals.signature! : seals.seal!;
-          const png = new Uint8Array(await imageOf(seal));
-          const next = join(dir, `${file.id}-${i + 1}.pdf`);
-          const size = { width: seal.width_mm, height: seal.height_mm };
-          const result = await deps.signing.signFile(db, {
-            inPath: current,
-            outPath: next,
+    const built: Built[] = [];
+    for (const file of flowFiles) {
+      const mine = placements.filter((p) => p.fileId === file.id);
+      if (mine.length === 0) continue;
+      const steps: Step[] = [];
+      for (const p of mine) {
+        const seal = p.kind === 'signature' ? seals.signature! : seals.seal!;
+        const png = await imageOf(db, seal);
+        const size = { width: seal.width_mm, height: seal.height_mm };
+        const certificate = certificateOf(seal);
+        steps.push({
+          kind: p.kind,
+          sealCode: seal.seal_code,
+          request: {
             serial: seal.cert_serial!,
+            ...(certificate ? { certificate } : {}),
             level: 'B-T',
             reason: p.kind === 'signature' ? `${signerName} 签名` : `${seal.name}`,
             ...(p.kind === 'ridingSeam'
               ? { ridingSeam: { png, y: p.y, ...size, ...(p.pages ? { pages: p.pages } : {}) } }
               : { appearance: { png, page: p.page, x: p.x, y: p.y, ...size } }),
             skipEvidence: true,
-          });
-          const after = sha256(await readFile(next));
-          signatures.push({
-            kind: p.kind,
-            field: result.fieldName,
-            serial: result.serial,
-            sealCode: seal.seal_code,
-            certificateSha256: result.certificateSha256,
-            before,
-            after,
-          });
-          before = after;
-          current = next;
-        }
-        built.push({
-          fileId: file.id,
-          fileName: file.name,
-          fromSha: file.current_sha256,
-          out: await readFile(current),
-          signatures,
+          },
         });
       }
-      return built;
+      const signed = await signInStore(db, file, steps);
+      built.push({ fileId: file.id, fileName: file.name, fromSha: file.current_sha256, ...signed });
+    }
+    return built;
+  }
+
+  type Signed = Awaited<ReturnType<PdfSigning['signFile']>>;
+  const signatureOf = (step: Step, r: Signed): Built['signatures'][number] => ({
+    kind: step.kind,
+    field: r.fieldName,
+    serial: r.serial,
+    sealCode: step.sealCode,
+    certificateSha256: r.certificateSha256,
+    before: r.sha256Before,
+    after: r.sha256After,
+  });
+
+  /**
+   * Signs a file placement after placement, each signature from the store's file (or the draft before)
+   * into a draft in the store; the last draft is kept under the hash its signer computed, the others go.
+   */
+  async function signInStore(db: Db, file: repo.FlowFileRow, steps: Step[]) {
+    let inPath = files.blobPath(file.current_sha256);
+    if (!(await exists(inPath))) throw new AppError('file.notFound');
+    const drafts: BlobDraft[] = [];
+    try {
+      let size = 0;
+      const signatures: Built['signatures'] = [];
+      for (const step of steps) {
+        const draft = await files.draftBlob();
+        drafts.push(draft);
+        const r = await deps.signing.signFile(db, { ...step.request, inPath, outPath: draft.path });
+        signatures.push(signatureOf(step, r));
+        inPath = draft.path;
+        size = r.size;
+      }
+      const sha256 = signatures.at(-1)!.after;
+      await drafts.at(-1)!.keep(sha256);
+      return { sha256, size, signatures };
     } finally {
-      await rm(dir, { recursive: true, force: true }).catch(() => {});
+      for (const d of drafts) await d.discard().catch(() => {});
     }
   }
 
@@ -221,14 +271,13 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
     db: Db,
     ctx: AuthContext,
     input: z.infer<typeof contracts.signTaskRequest>,
-    attempt = 1,
   ): Promise<z.infer<typeof contracts.signTaskResponse>> {
     requireRealName(ctx);
     const p = await load(db, ctx, input.flowId);
     const task = myOpenTask(p, input.taskId);
     if (task.status === 'waiting') throw new AppError('sign.notYourTurn');
     if (task.status !== 'pending' && task.status !== 'approved') throw new AppError('sign.taskStatusInvalid');
-    const flowFiles = await repo.filesOf(db, p.flow.id);
+    let flowFiles = await repo.filesOf(db, p.flow.id);
     const byId = new Map(flowFiles.map((f) => [f.id, f]));
 
     // Placements: the initiator's fixed ones, or the signer's own.
@@ -246,161 +295,196 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
     const needsSignature = placements.some((pl) => pl.kind === 'signature');
     if (task.need_signature && !needsSignature) throw new AppError('sign.signatureNeeded');
 
-    await will.check(db, {
+    // The will-auth is taken before the work (one statement: two requests with it cannot both sign),
+    // and given back if the signature is not recorded in the end.
+    const taken = await will.take(db, {
       willBizId: input.willBizId,
       personId: ctx.personId,
       source: WILL_SIGN,
       bizId: task.id,
     });
+    let recorded = false;
+    try {
+      // The seal and how the signer may use it.
+      let seal: repo.SealForSigning | undefined;
+      let mode: Awaited<ReturnType<typeof sealAccess>> | undefined;
+      if (needsSeal) {
+        if (!input.sealCode) throw new AppError('sign.sealRequired');
+        seal = await repo.sealForSigning(db, input.sealCode);
+        const ours =
+          !!seal &&
+          (task.signer_type === 'organization'
+            ? seal.organization_id === task.organization_id
+            : seal.organization_id === null && seal.person_id === ctx.personId);
+        if (!seal || !ours) throw new AppError('sign.sealNotAllowed');
+        if (!repo.sealUsable(seal)) throw new AppError('seal.notUsable');
+        mode = await sealAccess(db, ctx, task, seal);
+        if (task.status === 'approved' && mode.access !== 'approved' && mode.access !== 'direct')
+          throw new AppError('sign.sealNotAllowed');
+        if (mode.access === 'approval') throw new AppError('sign.approvalRequired');
+        if (mode.access === 'refused') throw new AppError('approval.refusedBefore');
+      }
+      let signature: repo.SealForSigning | undefined;
+      if (needsSignature) {
+        if (!input.signatureCode) throw new AppError('sign.signatureRequired');
+        signature = await repo.sealForSigning(db, input.signatureCode);
+        if (!signature || signature.organization_id !== null || signature.person_id !== ctx.personId)
+          throw new AppError('sign.sealNotAllowed');
+        if (!repo.sealUsable(signature)) throw new AppError('seal.notUsable');
+      }
 
-    // The seal and how the signer may use it.
-    let seal: repo.SignableSealRow | undefined;
-    let mode: Awaited<ReturnType<typeof sealAccess>> | undefined;
-    if (needsSeal) {
-      if (!input.sealCode) throw new AppError('sign.sealRequired');
-      seal = await repo.sealForSigning(db, input.sealCode);
-      const ours =
-        !!seal &&
-        (task.signer_type === 'organization'
-          ? seal.organization_id === task.organization_id
-          : seal.organization_id === null && seal.person_id === ctx.personId);
-      if (!seal || !ours) throw new AppError('sign.sealNotAllowed');
-      if (!repo.sealUsable(seal)) throw new AppError('seal.notUsable');
-      mode = await sealAccess(db, ctx, task, seal);
-      if (task.status === 'approved' && mode.access !== 'approved' && mode.access !== 'direct')
-        throw new AppError('sign.sealNotAllowed');
-      if (mode.access === 'approval') throw new AppError('sign.approvalRequired');
-      if (mode.access === 'refused') throw new AppError('approval.refusedBefore');
-    }
-    let signature: repo.SignableSealRow | undefined;
-    if (needsSignature) {
-      if (!input.signatureCode) throw new AppError('sign.signatureRequired');
-      signature = await repo.sealForSigning(db, input.signatureCode);
-      if (!signature || signature.organization_id !== null || signature.person_id !== ctx.personId)
-        throw new AppError('sign.sealNotAllowed');
-      if (!repo.sealUsable(signature)) throw new AppError('seal.notUsable');
-    }
-
-    const me = await personName(db, ctx.personId);
-    const built = await buildSignatures(db, flowFiles, placements, { seal, signature }, me);
-    const shas = new Map<string, string>();
-    for (const b of built) shas.set(b.fileId, await files.putBlob(db, b.out, 'application/pdf'));
-
-    const signedAt = new Date();
-    const result = await db
-      .transaction()
-      .execute(async (trx) => {
-        const flow = await repo.lockFlow(trx, p.flow.id);
-        if (!flow || !isOpen(flow.status)) throw new AppError('sign.flowStatusInvalid');
-        await will.consume(trx, {
-          willBizId: input.willBizId,
-          personId: ctx.personId,
-          source: WILL_SIGN,
-          bizId: task.id,
+      const act = { p, task, input, seal, signature, mode, me: p.viewer.name };
+      for (let attempt = 1; ; attempt++) {
+        const built = await buildSignatures(db, flowFiles, placements, { seal, signature }, act.me);
+        const result = await record(db, ctx, act, built).catch((err: unknown) => {
+          if (err instanceof AppError && err.key === 'sign.fileChanged' && attempt < SIGN_ATTEMPTS)
+            return null;
+          throw err;
         });
-        if (seal && mode?.access === 'authorised')
-          await consumeAuthorization(trx, evidence, {
-            sealCode: seal.seal_code,
-            organizationId: task.organization_id!,
-            grantee: { type: 'member', id: ctx.memberId! },
-            reference: flow.id,
-            at: signedAt,
-          });
-        if (seal && mode?.access === 'approved' && mode.approvalId)
-          if (!(await repo.markApprovalUsed(trx, mode.approvalId, signedAt)))
-            throw new AppError('approval.statusInvalid');
-        for (const b of built)
-          if (
-            !(await repo.advanceFile(trx, b.fileId, b.fromSha, {
-              sha256: shas.get(b.fileId)!,
-              size: b.out.length,
-              signatures: b.signatures.length,
-            }))
-          )
-            throw new AppError('sign.fileChanged');
-        const taskTo = transition(TASK_MACHINE, task.status as TaskStatus, 'sign', 'sign.taskStatusInvalid');
+        if (result) {
+          recorded = true;
+          await invite(db, result.activated, result.initiator, result.flowName);
+          return { flowId: p.flow.id, taskId: task.id, flowStatus: result.flowTo, signatures: result.out };
+        }
+        // Another signer of a parallel flow changed a file meanwhile: build on the new version.
+        flowFiles = await repo.filesOf(db, p.flow.id);
+      }
+    } catch (err) {
+      if (!recorded) await will.giveBack(db, taken).catch(() => {});
+      throw err;
+    }
+  }
+
+  /**
+   * The transaction of a signature: locks the flow with its tasks, takes the authorisation's use or the
+   * approval, checks each file is still the version the signatures were built on (else sign.fileChanged,
+   * and the caller builds again), records every signature and moves the task and the flow on.
+   */
+  async function record(
+    db: Db,
+    ctx: AuthContext,
+    act: {
+      p: Participation;
+      task: repo.TaskRow;
+      input: z.infer<typeof contracts.signTaskRequest>;
+      seal: repo.SealForSigning | undefined;
+      signature: repo.SealForSigning | undefined;
+      mode: Awaited<ReturnType<typeof sealAccess>> | undefined;
+      me: string;
+    },
+    built: Built[],
+  ) {
+    const { p, task, input, seal, signature, mode, me } = act;
+    const signedAt = new Date();
+    return db.transaction().execute(async (trx) => {
+      const locked = await repo.lockFlowWithTasks(trx, p.flow.id);
+      const head = locked[0];
+      if (!head || !isOpen(head.flow_status)) throw new AppError('sign.flowStatusInvalid');
+      const flow = {
+        id: p.flow.id,
+        status: head.flow_status,
+        name: head.flow_name,
+        initiator_name: head.flow_initiator_name,
+      };
+      if (seal && mode?.access === 'authorised')
+        await consumeAuthorization(trx, evidence, {
+          sealCode: seal.seal_code,
+          organizationId: task.organization_id!,
+          grantee: { type: 'member', id: ctx.memberId! },
+          reference: flow.id,
+          at: signedAt,
+        });
+      if (seal && mode?.access === 'approved' && mode.approvalId)
+        if (!(await repo.markApprovalUsed(trx, mode.approvalId, signedAt)))
+          throw new AppError('approval.statusInvalid');
+      for (const b of built)
         if (
-          !(await repo.moveTask(trx, task.id, task.status, taskTo, {
-            person_id: ctx.personId,
-            seal_code: seal?.seal_code ?? signature?.seal_code ?? null,
-            seal_name: seal?.name ?? signature?.name ?? null,
-            signed_at: signedAt,
+          !(await repo.advanceFile(trx, b.fileId, b.fromSha, {
+            sha256: b.sha256,
+            size: b.size,
+            signatures: b.signatures.length,
+            contentType: 'application/pdf',
           }))
         )
-          throw new AppError('sign.taskStatusInvalid');
-        const out: z.infer<typeof contracts.signTaskResponse>['signatures'] = [];
-        for (const b of built)
-          for (const s of b.signatures) {
-            const index = await recordAct(trx, evidence, {
-              flowId: flow.id,
-              taskId: task.id,
-              action: 'sign',
-              actorPersonId: ctx.personId,
-              actorName: me,
-              organizationId: task.organization_id,
-              organizeName: task.organize_name,
-              sealCode: s.sealCode,
-              sealName: s.sealCode === seal?.seal_code ? seal.name : (signature?.name ?? null),
-              fileId: b.fileId,
-              fileName: b.fileName,
-              detail: {
-                kind: s.kind,
-                field: s.field,
-                serial: s.serial,
-                access: mode?.access ?? 'direct',
-                fileAfter: s.after,
-              },
-              evidence: {
-                hashes: { fileBefore: s.before, fileAfter: s.after, certificate: s.certificateSha256 },
-                data: { field: s.field, serial: s.serial, placement: s.kind, willBizId: input.willBizId },
-                at: signedAt,
-              },
-            });
-            out.push({
-              fileId: b.fileId,
+          throw new AppError('sign.fileChanged');
+      const taskTo = transition(TASK_MACHINE, task.status as TaskStatus, 'sign', 'sign.taskStatusInvalid');
+      if (
+        !(await repo.moveTask(trx, task.id, task.status, taskTo, {
+          person_id: ctx.personId,
+          seal_code: seal?.seal_code ?? signature?.seal_code ?? null,
+          seal_name: seal?.name ?? signature?.name ?? null,
+          signed_at: signedAt,
+        }))
+      )
+        throw new AppError('sign.taskStatusInvalid');
+      const out: z.infer<typeof contracts.signTaskResponse>['signatures'] = [];
+      for (const b of built)
+        for (const s of b.signatures) {
+          const index = await recordAct(trx, evidence, {
+            flowId: flow.id,
+            taskId: task.id,
+            action: 'sign',
+            actorPersonId: ctx.personId,
+            actorName: me,
+            organizationId: task.organization_id,
+            organizeName: task.organize_name,
+            sealCode: s.sealCode,
+            sealName: s.sealCode === seal?.seal_code ? seal.name : (signature?.name ?? null),
+            fileId: b.fileId,
+            fileName: b.fileName,
+            detail: {
               kind: s.kind,
               field: s.field,
               serial: s.serial,
-              evidenceIndex: index!,
-            });
-          }
-        // The flow moves on: completed when every signer signed, else the next signers' turn.
-        const tasks = await repo.tasksOf(trx, flow.id);
-        const activated: repo.TaskRow[] = [];
-        let flowTo: FlowStatus = flow.status as FlowStatus;
-        if (tasks.every((t) => t.status === 'signed')) {
-          flowTo = transition(FLOW_MACHINE, flow.status as FlowStatus, 'complete', 'sign.flowStatusInvalid');
-          await repo.moveFlow(trx, flow.id, flow.status, flowTo, { finished_at: signedAt });
-        } else {
-          if (flow.status !== 'inApproval') {
-            flowTo = transition(FLOW_MACHINE, flow.status as FlowStatus, 'sign', 'sign.flowStatusInvalid');
-            if (flowTo !== flow.status) await repo.moveFlow(trx, flow.id, flow.status, flowTo);
-          }
-          const current = tasks.filter((t) => t.status !== 'signed');
-          const busy = current.some((t) => t.status !== 'waiting');
-          if (!busy) {
-            const nextPos = Math.min(...current.map((t) => t.position));
-            for (const t of current.filter((x) => x.position === nextPos)) {
-              await repo.moveTask(
-                trx,
-                t.id,
-                t.status,
-                transition(TASK_MACHINE, t.status as TaskStatus, 'activate', 'sign.taskStatusInvalid'),
-              );
-              activated.push(t);
-            }
+              access: mode?.access ?? 'direct',
+              fileAfter: s.after,
+            },
+            evidence: {
+              hashes: { fileBefore: s.before, fileAfter: s.after, certificate: s.certificateSha256 },
+              data: { field: s.field, serial: s.serial, placement: s.kind, willBizId: input.willBizId },
+              at: signedAt,
+            },
+          });
+          out.push({
+            fileId: b.fileId,
+            kind: s.kind,
+            field: s.field,
+            serial: s.serial,
+            evidenceIndex: index!,
+          });
+        }
+      // The flow moves on: completed when every signer signed, else the next signers' turn. The tasks
+      // are as the lock read them, with this one signed now.
+      const tasks = locked.map(({ flow_status: _s, flow_name: _n, flow_initiator_name: _i, ...t }) =>
+        t.id === task.id ? { ...t, status: taskTo } : t,
+      );
+      const activated: repo.TaskRow[] = [];
+      let flowTo: FlowStatus = flow.status as FlowStatus;
+      if (tasks.every((t) => t.status === 'signed')) {
+        flowTo = transition(FLOW_MACHINE, flow.status as FlowStatus, 'complete', 'sign.flowStatusInvalid');
+        await repo.moveFlow(trx, flow.id, flow.status, flowTo, { finished_at: signedAt });
+      } else {
+        if (flow.status !== 'inApproval') {
+          flowTo = transition(FLOW_MACHINE, flow.status as FlowStatus, 'sign', 'sign.flowStatusInvalid');
+          if (flowTo !== flow.status) await repo.moveFlow(trx, flow.id, flow.status, flowTo);
+        }
+        const current = tasks.filter((t) => t.status !== 'signed');
+        const busy = current.some((t) => t.status !== 'waiting');
+        if (!busy) {
+          const nextPos = Math.min(...current.map((t) => t.position));
+          for (const t of current.filter((x) => x.position === nextPos)) {
+            await repo.moveTask(
+              trx,
+              t.id,
+              t.status,
+              transition(TASK_MACHINE, t.status as TaskStatus, 'activate', 'sign.taskStatusInvalid'),
+            );
+            activated.push(t);
           }
         }
-        return { out, flowTo, activated, flowName: flow.name, initiator: flow.initiator_name };
-      })
-      .catch(async (err: unknown) => {
-        if (err instanceof AppError && err.key === 'sign.fileChanged' && attempt < SIGN_ATTEMPTS) return null;
-        throw err;
-      });
-    // Another signer of a parallel flow changed a file meanwhile: build on the new version.
-    if (!result) return sign(db, ctx, input, attempt + 1);
-    await invite(db, result.activated, result.initiator, result.flowName);
-    return { flowId: p.flow.id, taskId: task.id, flowStatus: result.flowTo, signatures: result.out };
+      }
+      return { out, flowTo, activated, flowName: flow.name, initiator: flow.initiator_name };
+    });
   }
 
   return { options, sign };

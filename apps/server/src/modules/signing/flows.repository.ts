@@ -21,6 +21,7 @@ export type WillRow = Selectable<WillAuthsTable>;
 /** Who is asking, for the lists: the person, their mobile, and the organisation of the current space. */
 export interface Viewer {
   personId: string;
+  name: string;
   mobile: string;
   organizationId: string | null;
   /** Signing administrators see every flow of their organisation. */
@@ -42,6 +43,32 @@ export async function insertFlow(
 
 export const findFlow = (db: Db, id: string) =>
   db.selectFrom('sign_flows').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** A flow with the caller's name and mobile (the viewer of participation), in one read. */
+export const findFlowFor = (db: Db, id: string, personId: string) =>
+  db
+    .selectFrom('sign_flows as f')
+    .leftJoin('persons as p', (j) => j.on('p.id', '=', personId))
+    .selectAll('f')
+    .select(['p.name as viewer_name', 'p.mobile as viewer_mobile'])
+    .where('f.id', '=', id)
+    .executeTakeFirst();
+
+/**
+ * Locks a flow and its tasks for a status change that depends on every task (a signature completing the
+ * flow), and reads them as the last committed change left them: one statement. Empty when the flow is gone.
+ */
+export const lockFlowWithTasks = (db: Db, id: string) =>
+  db
+    .selectFrom('sign_tasks as t')
+    .innerJoin('sign_flows as f', 'f.id', 't.flow_id')
+    .selectAll('t')
+    .select(['f.status as flow_status', 'f.name as flow_name', 'f.initiator_name as flow_initiator_name'])
+    .where('f.id', '=', id)
+    .orderBy('t.position')
+    .orderBy('t.seq')
+    .forUpdate()
+    .execute();
 
 export const lockFlow = (db: Db, id: string) =>
   db.selectFrom('sign_flows').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
@@ -74,14 +101,23 @@ export const tasksOf = (db: Db, flowId: string) =>
     .orderBy('seq')
     .execute();
 
-/** Moves a file to its next signed version, only from the version the signature was built on. */
+/**
+ * Moves a file to its next signed version, only from the version the signature was built on, and
+ * records the new version's blob (its row in `files`, the file store's) in the same statement.
+ */
 export async function advanceFile(
   db: Db,
   fileId: string,
   fromSha: string,
-  to: { sha256: string; size: number; signatures: number },
+  to: { sha256: string; size: number; signatures: number; contentType: string },
 ): Promise<boolean> {
   const r = await db
+    .with('blob', (q) =>
+      q
+        .insertInto('files')
+        .values({ sha256: to.sha256, size: to.size, content_type: to.contentType })
+        .onConflict((oc) => oc.column('sha256').doNothing()),
+    )
     .updateTable('sign_flow_files')
     .set({
       current_sha256: to.sha256,
@@ -443,6 +479,38 @@ export async function updateWill(
   return Number(r.numUpdatedRows) === 1;
 }
 
+/**
+ * Takes a verified, fresh, unused record of this person for this source and business: one statement,
+ * the record as it is once used, or nothing when it is not (or no longer) usable.
+ */
+export const takeWill = (
+  db: Db,
+  w: { willBizId: string; personId: string; source: number; bizId: string },
+  at: { usedAt: Date; verifiedSince: Date },
+) =>
+  db
+    .updateTable('will_auths')
+    .set({ status: 'used', used_at: at.usedAt })
+    .where('id', '=', w.willBizId)
+    .where('person_id', '=', w.personId)
+    .where('source', '=', w.source)
+    .where('biz_id', '=', w.bizId)
+    .where('status', '=', 'verified')
+    .where('verified_at', '>=', at.verifiedSince)
+    .returningAll()
+    .executeTakeFirst();
+
+/** Undoes `takeWill` of an act that failed: only the use it made (same time), never another. */
+export async function giveBackWill(db: Db, id: string, usedAt: Date): Promise<void> {
+  await db
+    .updateTable('will_auths')
+    .set({ status: 'verified', used_at: null })
+    .where('id', '=', id)
+    .where('status', '=', 'used')
+    .where('used_at', '=', usedAt)
+    .execute();
+}
+
 // --- people, organisations, seals ---
 
 export const personById = (db: Db, id: string) =>
@@ -513,8 +581,18 @@ export const sealUsable = (s: SignableSealRow) =>
   contracts.effectiveSealStatus(s.status as contracts.SealStatus, s.valid_to) === 'normal' &&
   s.cert_status === 'good';
 
+/** A seal with what signing needs of its certificate (so the signer reads no more). */
 export const sealForSigning = (db: Db, sealCode: string) =>
-  sealSelect(db).where('s.seal_code', '=', sealCode).executeTakeFirst();
+  sealSelect(db)
+    .select([
+      'c.der as cert_der',
+      'c.key_id as cert_key_id',
+      'c.not_before as cert_not_before',
+      'c.not_after as cert_not_after',
+    ])
+    .where('s.seal_code', '=', sealCode)
+    .executeTakeFirst();
+export type SealForSigning = NonNullable<Awaited<ReturnType<typeof sealForSigning>>>;
 
 /** Usable grants of a seal to a member (uses left), without taking one. */
 export const memberGrants = (db: Db, sealCode: string, memberId: string) =>

@@ -6,11 +6,9 @@
  */
 import { AppError } from '@openseal/core';
 import type { Db } from '@openseal/db';
-import { PdfError, type PdfSignOptions } from '@openseal/pdf';
-import { buildCadesDetached, describeCertificate } from '@openseal/pki';
-import { createReadStream } from 'node:fs';
+import { PdfError, type PdfSignOptions, type PdfSignResult } from '@openseal/pdf';
+import { buildCadesDetached, describeCertificateCached } from '@openseal/pki';
 import { rm } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { EvidenceService } from '../evidence/evidence.service';
 import type { PkiService } from '../pki/pki.service';
@@ -18,11 +16,14 @@ import type { WorkPool } from '../../workers/work-pool';
 
 export type PadesLevel = 'B-T' | 'B-LT';
 
-export interface SignFileRequest {
-  inPath: string;
-  outPath: string;
+/** What signing needs of a certificate row, when the caller has read it already (with its seal). */
+export type SignerCertificate = Parameters<PkiService['signerOf']>[0];
+
+export interface SignRequest {
   /** Serial number of the signing certificate (hex). */
   serial: string;
+  /** The certificate's row, read with the seal: then the signer reads nothing more. */
+  certificate?: SignerCertificate;
   level?: PadesLevel;
   appearance?: PdfSignOptions['appearance'];
   ridingSeam?: PdfSignOptions['ridingSeam'];
@@ -37,6 +38,11 @@ export interface SignFileRequest {
   skipEvidence?: boolean;
   /** Password of an encrypted PDF (user or owner); without it the empty user password is tried. */
   password?: string;
+}
+
+export interface SignFileRequest extends SignRequest {
+  inPath: string;
+  outPath: string;
 }
 
 /** Turns the PDF package's refusals into catalogued errors the API and CLI can show. */
@@ -82,18 +88,33 @@ export function createPdfSigning(deps: {
   const { pki } = deps;
   const certifyLevel = deps.certifyLevel ?? 2;
 
+  /**
+   * One signature, file to file (a small file read whole and signed in memory in the worker, a large one
+   * streamed): the signer's certificate (its summary parsed once per certificate), the CMS with its
+   * timestamp, and the act in the evidence log unless the caller records it.
+   */
   async function signFile(db: Db, req: SignFileRequest) {
     // Signing writes the output while reading the input: one path for both would destroy the file.
     if (resolve(req.inPath) === resolve(req.outPath))
       throw new Error('the output must be another file than the input');
-    const signer = await pki.signer(db, req.serial);
-    const holder = describeCertificate(signer.certificate);
+    try {
+      return await signWith(db, req);
+    } catch (err) {
+      await rm(req.outPath, { force: true }).catch(() => {});
+      throw err;
+    }
+  }
+
+  async function signWith(db: Db, req: SignFileRequest) {
+    const signer = req.certificate ? await pki.signerOf(req.certificate) : await pki.signer(db, req.serial);
+    const holder = describeCertificateCached(signer.certificate);
     const level = req.level ?? 'B-T';
     // B-LT: the validation data goes into the signed revision itself, so the signature still covers the
     // whole file (a DSS in a later update would leave the last signature short of the end).
     const dss = level === 'B-LT' ? await pki.validationData(db, req.serial) : undefined;
+    let signed: Omit<PdfSignResult, 'bytes'>;
     try {
-      const signed = await deps.work.signPdfFile(req.inPath, req.outPath, {
+      signed = await deps.work.signPdfFile(req.inPath, req.outPath, {
         sign: (digest) =>
           buildCadesDetached({ digest, signer, timestamp: (value) => pki.timestampToken(value) }),
         signingTime: new Date(),
@@ -109,47 +130,38 @@ export function createPdfSigning(deps: {
         dss,
         ...(req.password ? { password: req.password } : {}),
       });
-      // The act, with the file before and after, goes into the evidence log.
-      const leaf =
-        deps.evidence && !req.skipEvidence
-          ? await db.transaction().execute(async (trx) =>
-              deps.evidence!.append(trx, {
-                kind: 'sign',
-                subject: req.sealCode ? `seal:${req.sealCode}` : `certificate:${req.serial}`,
-                actor: req.actor ?? 'system',
-                at: new Date().toISOString(),
-                hashes: {
-                  // From the signer's own pass over the file; read again only when it has none.
-                  fileBefore: signed.inputSha256 ?? (await sha256File(req.inPath)),
-                  fileAfter: signed.outputSha256 ?? (await sha256File(req.outPath)),
-                  certificate: holder.fingerprintSha256,
-                },
-                data: { field: signed.fieldName, level, serial: req.serial, byteRange: signed.byteRange },
-              }),
-            )
-          : undefined;
-      return {
-        ...signed,
-        level,
-        serial: req.serial,
-        signer: holder.commonName,
-        certificateSha256: holder.fingerprintSha256,
-        evidenceIndex: leaf?.index,
-      };
     } catch (err) {
-      await rm(req.outPath, { force: true }).catch(() => {});
       throw pdfErrorToAppError(err);
     }
+    // The act, with the file before and after (hashed by the signer in its pass), goes into the log.
+    const leaf =
+      deps.evidence && !req.skipEvidence
+        ? await db.transaction().execute(async (trx) =>
+            deps.evidence!.append(trx, {
+              kind: 'sign',
+              subject: req.sealCode ? `seal:${req.sealCode}` : `certificate:${req.serial}`,
+              actor: req.actor ?? 'system',
+              at: new Date().toISOString(),
+              hashes: {
+                fileBefore: signed.sha256Before,
+                fileAfter: signed.sha256After,
+                certificate: holder.fingerprintSha256,
+              },
+              data: { field: signed.fieldName, level, serial: req.serial, byteRange: signed.byteRange },
+            }),
+          )
+        : undefined;
+    return {
+      ...signed,
+      level,
+      serial: req.serial,
+      signer: holder.commonName,
+      certificateSha256: holder.fingerprintSha256,
+      evidenceIndex: leaf?.index,
+    };
   }
 
   return { signFile };
 }
 
 export type PdfSigning = ReturnType<typeof createPdfSigning>;
-
-async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 }))
-    hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}

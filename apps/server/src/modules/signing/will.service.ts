@@ -165,18 +165,26 @@ export function createWillService(deps: { msgs: MsgsService } & WillBusiness) {
     },
 
     /**
-     * Uses a verified record for the act it was made for, inside that act's transaction: the caller's,
-     * this source and business, verified within the last minutes, never used before.
+     * Uses a verified record for the act it was made for: the caller's, this source and business,
+     * verified within the last minutes, never used before. One statement checks and takes it, so two
+     * requests with one record cannot both go on; the refusal's reason is read only when it refuses.
+     * An act that fails after taking it gives it back (`giveBack`).
      */
-    async consume(tx: Db, input: WillUse) {
-      const w = await usable(tx, input);
-      if (!(await repo.updateWill(tx, w.id, { status: 'used', used_at: new Date() }, 'verified')))
-        throw new AppError('will.used');
-      return w;
+    async take(db: Db, input: WillUse): Promise<repo.WillRow> {
+      const taken = await repo.takeWill(db, input, {
+        usedAt: new Date(),
+        verifiedSince: new Date(Date.now() - VERIFIED_TTL_MS),
+      });
+      if (taken) return taken;
+      await usable(db, input);
+      // Usable a moment ago and not taken: another request took it meanwhile.
+      throw new AppError('will.used');
     },
 
-    /** Checks without using (before the slow signing work starts). */
-    check: async (db: Db, input: WillUse) => void (await usable(db, input)),
+    /** Makes a record taken by an act that then failed usable again (within its verified time). */
+    async giveBack(db: Db, taken: repo.WillRow): Promise<void> {
+      await repo.giveBackWill(db, taken.id, taken.used_at!);
+    },
   };
 }
 
