@@ -56,7 +56,7 @@ const options: LoadOptions = {
   connections: bounded('connections', args.connections, 1, 200),
   warmupS: bounded('warmup', args.warmup, 0, 30),
   // Enough tasks that a run of --duration does not run out at the fastest rates seen here.
-  prepared: bounded('prepared', args.prepared ?? String(Math.max(200, 120 * Number(args.duration))), 1, 5000),
+  prepared: bounded('prepared', args.prepared ?? String(Math.max(200, 200 * Number(args.duration))), 1, 5000),
 };
 /** Server processes on PostgreSQL (WORKERS); PGlite is always one. */
 const workers = bounded('workers', args.workers, 1, 64);

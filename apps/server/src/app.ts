@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { DatabaseHandle } from '@openseal/db';
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from './config';
@@ -125,7 +125,9 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    genReqId: () => randomBytes(8).toString('hex'),
+    // 16 hex digits of a random UUID: node keeps a pool of them, where randomBytes asks the kernel on
+    // every request (some 2% of a light request's processor time).
+    genReqId: () => randomUUID().replace(/-/g, '').slice(0, 16),
     requestIdHeader: false,
     ajv: { customOptions: { coerceTypes: false } },
     // A path whose escapes do not decode, or a parameter over the length bound, is refused by the router

@@ -1,8 +1,8 @@
 import { createHash, type Hash } from 'node:crypto';
+import { copyFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   closeSync,
-  copyFileSync,
   fstatSync,
   openSync,
   readFileSync,
@@ -82,10 +82,11 @@ export interface PdfSignOptions {
 export interface ByteSink {
   write(chunk: Uint8Array): void | Promise<void>;
   /**
-   * Optional fast path for file outputs: writes the whole original itself (a kernel copy) and answers a
-   * source over what it wrote, to be hashed; later write() calls append after it.
+   * Optional fast path for file outputs: writes the whole original itself (a kernel copy, on another
+   * thread) while `hash` reads the original on this one, and refuses the result if the original changed
+   * meanwhile; later write() calls append after it.
    */
-  copyOriginal?(size: number): FileSource;
+  copyOriginal?(size: number, hash: () => void): Promise<void>;
   /** True when write() has consumed the chunk by the time it returns, so the buffer may be reused. */
   readonly consumesChunk?: boolean;
 }
@@ -210,17 +211,30 @@ export async function withFiles<T>(
     fd = openSync(outPath, 'w');
     const res = await fn(src, {
       consumesChunk: true,
-      copyOriginal(size) {
-        // The kernel copies the file (copy_file_range, or a reflink) without passing it through this
-        // process; the caller then hashes the copy, so what is signed is exactly what was written.
+      async copyOriginal(size, hash) {
+        // The kernel copies the file (copy_file_range, or a reflink) on a thread of the pool, without
+        // passing it through this process, while this thread hashes the original: one pass in time, not
+        // two. What was hashed is what was copied unless the original changed meanwhile, which its size
+        // and change times before and after tell (any write moves the change time).
         closeSync(fd!);
         fd = undefined;
-        copyFileSync(inPath, outPath);
+        const before = statSync(inPath);
+        const copying = copyFile(inPath, outPath);
+        try {
+          hash();
+        } finally {
+          await copying;
+        }
+        const after = statSync(inPath);
         fd = openSync(outPath, 'r+');
-        if (fstatSync(fd).size !== size)
+        if (
+          fstatSync(fd).size !== size ||
+          after.size !== size ||
+          after.mtimeMs !== before.mtimeMs ||
+          after.ctimeMs !== before.ctimeMs
+        )
           throw new PdfError('damaged', 'the file changed while it was being signed');
         pos = size;
-        return openFileSource(outPath);
       },
       write(chunk) {
         for (let done = 0; done < chunk.length;) {
@@ -249,13 +263,11 @@ export async function copyOriginal(
   output: ByteSink | undefined,
   result: Uint8Array | undefined,
 ): Promise<void> {
-  if (output?.copyOriginal) {
-    const copy = output.copyOriginal(source.size);
-    try {
-      if (hash) readAll(copy, hash);
-    } finally {
-      copy.close();
-    }
+  if (output?.copyOriginal && 'readInto' in source) {
+    const original = source as FileSource;
+    await output.copyOriginal(source.size, () => {
+      if (hash) readAll(original, hash);
+    });
     return;
   }
   // A file copied into a file reuses one buffer, so memory stays flat whatever the size.
