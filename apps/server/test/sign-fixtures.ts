@@ -10,8 +10,8 @@ import { multipart } from './upload-fixtures';
 export function signFixtures(t: () => Pick<TestApp, 'db' | 'call' | 'smsCode'>) {
   const post = (url: string, token: string, body: unknown = {}) => t().call('POST', url, { token, body });
 
-  async function upload(token: string, bytes: Buffer, name = 'contract.pdf') {
-    const { body, contentType } = multipart([{ name, bytes, type: 'application/pdf' }]);
+  async function upload(token: string, bytes: Buffer, name = 'contract.pdf', type = 'application/pdf') {
+    const { body, contentType } = multipart([{ name, bytes, type }]);
     const r = await t().call('POST', '/v1/file/uploadInside?purpose=sign', {
       token,
       body,
@@ -62,5 +62,5 @@ export function signFixtures(t: () => Pick<TestApp, 'db' | 'call' | 'smsCode'>) 
     };
   }
 
-  return { upload, willFor, quickFlow };
+  return { upload, mobileOf, willFor, quickFlow };
 }

@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkProofBundle, parseProofBundle } from '@openseal/evidence';
 import { verifyPdf } from '@openseal/pdf';
-import { hashToken } from '../src/lib/secrets';
 import { expectNoneIn, expectNothingReadable } from './evidence-privacy';
 import { DIALECTS, mobile, startTestApp, type TestApp } from './harness';
 import { sealFixtures, type OrgFixture } from './seals-fixtures';
+import { signFixtures } from './sign-fixtures';
 import { buildOfd, page as ofdPage } from '../../../packages/ofd/src/test-ofd';
 
 const CLI = fileURLToPath(new URL('../bin/openseal.mjs', import.meta.url));
@@ -79,33 +79,7 @@ describe.each(DIALECTS)('sign service on %s', (dialect) => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function upload(token: string, bytes: Buffer, name = 'contract.pdf', type = 'application/pdf') {
-    const boundary = `----s${Math.random().toString(16).slice(2)}`;
-    const body = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
-      ),
-      bytes,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    const r = await t.call('POST', '/v1/file/uploadInside?purpose=sign', {
-      token,
-      body,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    });
-    expect(r.body.code, JSON.stringify(r.body)).toBe(0);
-    return r.body.data.fileKey as string;
-  }
-
-  async function mobileOf(token: string) {
-    const row = await t.db
-      .selectFrom('sessions as s')
-      .innerJoin('persons as p', 'p.id', 's.person_id')
-      .select('p.mobile')
-      .where('s.token_hash', '=', hashToken(token))
-      .executeTakeFirstOrThrow();
-    return row.mobile;
-  }
+  const { upload, mobileOf } = signFixtures(() => t);
 
   /** Will-auth for a task, the way the will-auth page does it: create, send the code, check it. */
   async function willFor(token: string, taskId: string) {

@@ -7,12 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { parseCertificate, verifyIssuedBy, type CertInfo } from './cert';
+import { LruCache } from '../util/lru';
 import type { SignatureCheck } from './algorithms';
 
 /** Distinct certificates kept; one entry is a few kilobytes. */
 export const CERT_CACHE_SIZE = 512;
 
-const parsed = new Map<string, CertInfo>();
+const parsed = new LruCache<string, CertInfo>(CERT_CACHE_SIZE);
 /** Issuer → child → outcome of checking the child's signature with the issuer's key. */
 const links = new WeakMap<CertInfo, WeakMap<CertInfo, SignatureCheck>>();
 
@@ -20,14 +21,8 @@ const links = new WeakMap<CertInfo, WeakMap<CertInfo, SignatureCheck>>();
 export function parseCertificateCached(der: Uint8Array): CertInfo {
   const key = createHash('sha256').update(der).digest('base64');
   const hit = parsed.get(key);
-  if (hit) {
-    // Most recently used last: the first key is the one to evict.
-    parsed.delete(key);
-    parsed.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const info = parseCertificate(new Uint8Array(der));
-  if (parsed.size >= CERT_CACHE_SIZE) parsed.delete(parsed.keys().next().value!);
   parsed.set(key, info);
   return info;
 }
