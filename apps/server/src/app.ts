@@ -160,7 +160,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   app.decorate('work', work);
   app.addHook('onClose', async () => work.close());
   const provider = smsProvider(config);
-  const sessions = createSessionService({ ttlHours: config.sessionTtlHours });
+  const sessions = createSessionService({ ttlHours: config.sessionTtlHours, writes: app.database.writes });
   const msgs = createMsgsService({
     db: app.db,
     provider,

@@ -267,7 +267,7 @@ describe.each(DIALECTS)('accounts and messages [%s]', (dialect) => {
       const en = await t.call('GET', '/v1/accounts/info', { lang: 'en' });
       expect(en.body.message).toBe('Please log in first');
     });
-    it('info is one statement, the session included, in the personal and the organisation space', async () => {
+    it('info is one statement, the session included, in the personal and the organisation space, and none while the session is cached', async () => {
       const personal = await t.loginByPassword('13800000001', 'Demo1234');
       const org = (await t.call('POST', '/v1/accounts', { token: personal })).body.data.ownAccounts.find(
         (a: { type: number }) => a.type === 1,
@@ -294,6 +294,13 @@ describe.each(DIALECTS)('accounts and messages [%s]', (dialect) => {
         .where('person_id', '=', person.id)
         .where('organization_id', '=', orgRow.id)
         .executeTakeFirstOrThrow();
+      // A change to a table a session is judged by empties the session cache: the next read is the one
+      // statement, and the ones right after it are none.
+      await t.db
+        .updateTable('organizations')
+        .set({ name: orgRow.name })
+        .where('id', '=', orgRow.id)
+        .execute();
       let answer: { raw: string } | undefined;
       const statements = await counter.during(async () => {
         answer = await t.call('GET', '/v1/accounts/info', { token: inOrg, lang: 'en' });
@@ -301,6 +308,12 @@ describe.each(DIALECTS)('accounts and messages [%s]', (dialect) => {
       expect(statements.map((q) => `${q.kind} ${q.tables.join(',')}`)).toEqual([
         'SelectQueryNode sessions,persons,members,organizations',
       ]);
+      const again = await counter.during(async () => {
+        expect(
+          JSON.parse((await t.call('GET', '/v1/accounts/info', { token: inOrg, lang: 'en' })).raw),
+        ).toEqual(JSON.parse(answer!.raw));
+      });
+      expect(again).toEqual([]);
       // Field for field and in order, what the person and organisation rows say.
       expect(JSON.parse(answer!.raw).data).toStrictEqual({
         identityType: 1,

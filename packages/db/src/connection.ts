@@ -11,6 +11,8 @@ import {
 import { migrations } from './migrations/index';
 import { lockDataDir } from './dir-lock';
 import { PGliteDialect } from './pglite-dialect';
+import { preparingClient } from './prepared';
+import { WriteWatch } from './write-watch';
 import type { Database } from './schema';
 
 export type DialectName = 'pglite' | 'postgres';
@@ -34,6 +36,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** The PGlite instance, for dumps; null on PostgreSQL. */
   pglite: PGlite | null;
+  /**
+   * Changes to tables as they become visible: this process's own, and on PostgreSQL other processes'
+   * once `writes.listen()` runs.
+   */
+  writes: WriteWatch;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -55,7 +62,12 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
         await client.end();
       }
     }
+    const writes = new WriteWatch('shared', {
+      connect: () => new pg.Client({ connectionString: options.databaseUrl }),
+      schema: schema ?? 'public',
+    });
     const pool = new pg.Pool({
+      Client: preparingClient(pg, writes),
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       ...(schema ? { options: `-c search_path="${schema}"` } : {}),
@@ -66,7 +78,17 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       },
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', schema, pglite: null, close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      schema,
+      pglite: null,
+      writes,
+      close: async () => {
+        await writes.close();
+        await db.destroy();
+      },
+    };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
@@ -77,12 +99,14 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
     await pglite.waitReady;
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    const writes = new WriteWatch('local');
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, writes) });
     return {
       db,
       dialect: 'pglite',
       schema: null,
       pglite,
+      writes,
       close: async () => {
         try {
           await db.destroy();

@@ -12,3 +12,4 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   if (!e || e.code !== '23505') return false;
   return constraint === undefined || e.constraint === constraint || (e.message ?? '').includes(constraint);
 }
+export { WriteWatch, writesOf, type TableWrite, type WriteListener } from './write-watch';

@@ -26,6 +26,11 @@ export default fp<{
       }));
     const applied = await migrateToLatest(handle.db, handle.schema);
     if (applied.length > 0) app.log.info({ applied }, 'database migrated');
+    // Other processes' changes, heard by notification (PostgreSQL; PGlite has no other process). Until
+    // the listener is up, nothing that caches rows answers from memory; it retries by itself.
+    await handle.writes.listen().catch((err: unknown) => {
+      app.log.warn({ err }, "cannot listen for other processes' changes yet; caches stay off meanwhile");
+    });
     app.decorate('database', handle);
     app.decorate('db', handle.db);
     app.addHook('onClose', async () => {

@@ -16,6 +16,7 @@ import * as m0014 from './0014-login-throttle';
 import * as m0015 from './0015-trust-anchors';
 import * as m0016 from './0016-reserved-role-points';
 import * as m0017 from './0017-evidence-frontier';
+import * as m0018 from './0018-write-notifications';
 
 /** Versioned migrations, applied in key order. Never edit one that has shipped; add the next. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-trust-anchors': m0015,
   '0016-reserved-role-points': m0016,
   '0017-evidence-frontier': m0017,
+  '0018-write-notifications': m0018,
 };

@@ -1,5 +1,6 @@
 import { AppError, IDENTITY, REAL_NAME_STATUS, type IdentityType } from '@openseal/core';
-import type { Db } from '@openseal/db';
+import type { Db, WriteWatch } from '@openseal/db';
+import { LruCache } from '@openseal/pki';
 import { newId } from '../../lib/ids';
 import { hashToken, newToken } from '../../lib/secrets';
 import * as repo from './session.repository';
@@ -42,7 +43,56 @@ export interface IssuedToken {
 
 const TOUCH_EVERY_MS = 60_000;
 
-export function createSessionService(deps: { ttlHours: number }) {
+/** How long a resolved session may answer from memory at most, should a change go unheard. */
+const CACHE_TTL_MS = 5_000;
+const CACHE_ENTRIES = 10_000;
+/** The tables a session's judgement reads (repo.findSessionByTokenHash). */
+const SESSION_TABLES = new Set(['sessions', 'persons', 'members', 'organizations', '*']);
+
+type SessionRow = NonNullable<Awaited<ReturnType<typeof repo.findSessionByTokenHash>>>;
+
+/**
+ * Resolved sessions by token hash, for the requests that follow one another within seconds (a page load
+ * makes several). Every change to a table the judgement reads empties it, this process's own changes as
+ * soon as they are visible and other processes' by notification; while notifications cannot be heard
+ * it answers nothing. A read that raced a change is not kept (the epoch moved meanwhile).
+ */
+class SessionCache {
+  readonly #entries = new LruCache<string, { row: SessionRow; epoch: number; at: number }>(CACHE_ENTRIES);
+  #epoch = 0;
+
+  constructor(private readonly writes: WriteWatch) {
+    writes.onWrite(({ table, columns }) => {
+      if (!SESSION_TABLES.has(table)) return;
+      // The last-seen time is this cache's own write, and no part of a session's judgement.
+      if (table === 'sessions' && columns?.length === 1 && columns[0] === 'last_seen_at') return;
+      this.#epoch += 1;
+      this.#entries.clear();
+    });
+  }
+
+  async lookup(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
+    const now = Date.now();
+    if (this.writes.complete) {
+      const hit = this.#entries.get(tokenHash);
+      if (hit && hit.epoch === this.#epoch && now - hit.at < CACHE_TTL_MS) return hit.row;
+    }
+    const epoch = this.#epoch;
+    const row = await repo.findSessionByTokenHash(db, tokenHash);
+    if (row && epoch === this.#epoch && this.writes.complete)
+      this.#entries.set(tokenHash, { row, epoch, at: now });
+    return row;
+  }
+
+  /** The cached row's last-seen time, after this process wrote it. */
+  touched(tokenHash: string, at: Date): void {
+    const hit = this.#entries.get(tokenHash);
+    if (hit) hit.row = { ...hit.row, last_seen_at: at };
+  }
+}
+
+export function createSessionService(deps: { ttlHours: number; writes?: WriteWatch }) {
+  const cache = deps.writes ? new SessionCache(deps.writes) : null;
   return {
     /** Issues a token for one space. */
     async issue(
@@ -74,7 +124,10 @@ export function createSessionService(deps: { ttlHours: number }) {
     /** Resolves a token to its context, or throws the session-invalid code of section 8 that fits. */
     async resolve(db: Db, token: string): Promise<AuthContext> {
       if (!token.startsWith('ost_') || token.length > 100) throw new AppError('session.tokenInvalid');
-      const row = await repo.findSessionByTokenHash(db, hashToken(token));
+      const tokenHash = hashToken(token);
+      const row = cache
+        ? await cache.lookup(db, tokenHash)
+        : await repo.findSessionByTokenHash(db, tokenHash);
       if (!row) throw new AppError('session.tokenInvalid');
       if (row.revoked_at) {
         throw new AppError(
@@ -86,8 +139,10 @@ export function createSessionService(deps: { ttlHours: number }) {
       if (row.person_status !== 'active') throw new AppError('session.accountDisabled');
       if (row.organization_id && (row.member_status !== 'active' || row.org_deleted_at))
         throw new AppError('session.spaceInvalid');
-      if (now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_MS)
+      if (now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
         await repo.touchSession(db, row.id, now);
+        cache?.touched(tokenHash, now);
+      }
       return {
         sessionId: row.id,
         personId: row.person_id,
