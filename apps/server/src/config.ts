@@ -229,11 +229,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : null,
     workers: {
-      // Unset: the cores left after the processes' own main threads, shared among the processes.
+      // Unset: the cores, shared among the processes. Workers run below the main threads' priority, so
+      // they take what the main threads leave idle and give way to requests.
       threads:
         e.WORKER_THREADS > 0
           ? e.WORKER_THREADS
-          : Math.max(1, Math.ceil((availableParallelism() - 1) / processes.count)),
+          : Math.max(1, Math.ceil(availableParallelism() / processes.count)),
       memoryMb: e.WORKER_MEMORY_MB,
     },
     processes,
