@@ -726,6 +726,13 @@ describe.each(DIALECTS)('sign service on %s', (dialect) => {
     expect(signed.body.data.signatures.map((x: { kind: string }) => x.kind)).toEqual(['seal', 'signature']);
     await referee(await fileBytes(a.admin, flow.flowId, flow.files[0].fileId), 2);
 
+    // Every sign page asks for its task's approval: none raised yet is an answer (null), not an error;
+    // a task of another flow is not found.
+    const none = await get(`/seal/approve/flow/${flow.flowId}/task/${staffTask.taskId}`, a.staff);
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ code: 0, data: null });
+    expect((await get(`/seal/approve/flow/${flow.flowId}/task/tsk_none`, a.staff)).body.code).toBe(15010);
+
     // Approvals: withdrawn by the applicant, terminated by an administrator, then refused for good.
     const placements = [{ fileId: flow.files[0].fileId, kind: 'seal', page: 1, x: 150, y: 60 }];
     const ask = async () => {

@@ -287,11 +287,15 @@ export function createApprovalsService(deps: {
     request,
     decide,
     list,
-    /** The latest approval of a task, for its flow's participants. */
+    /**
+     * The latest approval of a task, for its flow's participants; null when none was raised (every sign
+     * page asks, and most tasks never need one). A task of another flow is not found.
+     */
     async ofTask(db: Db, ctx: AuthContext, flowId: string, taskId: string) {
-      await deps.flows.load(db, ctx, flowId);
+      const p = await deps.flows.load(db, ctx, flowId);
+      if (!p.tasks.some((t) => t.id === taskId)) throw new AppError('sign.taskNotFound');
       const a = await repo.latestApprovalOfTask(db, taskId);
-      if (!a || a.flow_id !== flowId) throw new AppError('approval.notFound');
+      if (!a || a.flow_id !== flowId) return null;
       return approvalOut(a, await actionsFor(db, ctx, a), files, ctx);
     },
   };

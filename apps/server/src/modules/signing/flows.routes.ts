@@ -256,9 +256,9 @@ export default async function signingRoutes(app: FastifyInstance, opts: { signin
     {
       schema: {
         tags,
-        summary: 'The latest seal-use approval of a task',
+        summary: 'The latest seal-use approval of a task (null when none was raised)',
         params: taskParams,
-        response: responses(c.approvalSummary),
+        response: responses(c.approvalSummary.nullable()),
       },
     },
     async (req) =>

@@ -179,6 +179,17 @@ describe('the apply form', () => {
     });
   });
 
+  it('asks nothing while the values of the kind chosen before are still settling', () => {
+    const personal = kind('personalName');
+    const otherType = org.flatMap((o) => o.sealTypes).find((t) => !personal.sealTypes.includes(t));
+    expect(otherType).toBeDefined();
+    expect(previewRequest(personal, { ...initialValues(personal), sealType: otherType! }, 20)).toBeNull();
+    expect(previewRequest(personal, initialValues(personal), 20)).toEqual({
+      sealKind: 'personalName',
+      sealType: personal.sealTypes[0],
+    });
+  });
+
   it('knows each style’s size in millimetres', () => {
     expect(sizeOf(kind('invoice'), 2)).toMatchObject({ widthMm: 40, heightMm: 30 });
     expect(sizeOf(kind('contract'), 5)).toBeNull();

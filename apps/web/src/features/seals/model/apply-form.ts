@@ -89,6 +89,9 @@ export function hasProblems(p: ReturnType<typeof formProblems>): boolean {
 /** The preview request for the form, or null when there is nothing the server could draw yet. */
 export function previewRequest(option: SealKindOption, values: ApplyFormValues, titleMaxLength: number) {
   if (option.handDrawn) return null;
+  // Values still settling from the kind chosen before (the preview waits for typing to pause) are not
+  // this kind's: asking with them would be refused (6104).
+  if (!option.sealTypes.includes(values.sealType)) return null;
   const problems = formProblems(option, values, titleMaxLength, null);
   if (problems.title || problems.title0) return null;
   const fields = formFields(option, values.sealType);
