@@ -411,6 +411,27 @@ describe.each(DIALECTS)('sign service on %s', (dialect) => {
     expect(bTask.status).toBe('waiting');
     expect(flow.signers[1].mobile).toMatch(/\*{4}/);
 
+    // Section 9 masking: whoever looks, at the flow, its record chain or a task list, sees every other
+    // person's mobile as its first 3 and last 4 digits, and only their own in full.
+    const adminMobile = await mobileOf(a.admin);
+    for (const [viewer, own] of [
+      [a.admin, adminMobile],
+      [a.staff, staffMobile],
+      [b.admin, bMobile],
+    ] as const) {
+      const answers = JSON.stringify([
+        (await get(`/v1/sign/flow/${flow.flowId}`, viewer)).body,
+        (await get(`/v1/sign/flow/${flow.flowId}/chainRecord`, viewer)).body,
+        (await post('/v1/sign/tasks', viewer, {})).body,
+        (await post('/v1/sign/tasks', viewer, { status: 'waiting' })).body,
+      ]);
+      for (const other of [adminMobile, staffMobile, bMobile].filter((m) => m !== own)) {
+        expect(answers, `${own} sees ${other}`).not.toContain(other);
+      }
+      // The answers did show the other party, masked (or in full to themselves).
+      expect(answers).toContain(own === bMobile ? bMobile : `${bMobile.slice(0, 3)}****${bMobile.slice(-4)}`);
+    }
+
     // B must wait for its turn.
     const todoB = await post('/v1/sign/tasks', b.admin, { status: 'waiting' });
     expect(todoB.body.data.list.map((x: { flowId: string }) => x.flowId)).toContain(flow.flowId);
