@@ -110,6 +110,28 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     await suite.close(page);
   });
 
+  it('shows every navigation item in English and in Chinese from 1280 to 1920 px, signed in', async () => {
+    for (const language of ['en', 'zh-CN']) {
+      for (const width of [1280, 1440, 1920]) {
+        const page = await suite.desktop({ viewport: { width, height: 800 } });
+        await page.addInitScript(`localStorage.setItem('language', '${language}')`);
+        await loginAsDemo(page);
+        const nav = page.getByTestId('top-nav');
+        await expect.poll(() => nav.locator('.ant-menu-item').count()).toBeGreaterThanOrEqual(6);
+        // antd folds what does not fit into a "···" item; it must stay folded away.
+        const folded = await page.evaluate(`(() => {
+          const rest = document.querySelector('[data-testid=top-nav] .ant-menu-overflow-item-rest');
+          return rest ? rest.getBoundingClientRect().width > 0 && !rest.hasAttribute('aria-hidden') : false;
+        })()`);
+        expect(folded, `${language} at ${width} px folds the navigation`).toBe(false);
+        const overflow = await page.evaluate('document.documentElement.scrollWidth > window.innerWidth');
+        expect(overflow, `${language} at ${width} px is wider than the window`).toBe(false);
+        await suite.shot(page, `nav-${language}-${width}`, { settle: false });
+        await suite.close(page);
+      }
+    }
+  });
+
   it('the logout warning dialog is 440 px and closes only by its buttons; the create dialog is 510 px', async () => {
     const page = await suite.desktop();
     await loginAsDemo(page);
