@@ -99,13 +99,19 @@ export function AppHeader({ activeTab }: { activeTab: NavKey | null }) {
               target="_blank"
               rel="noreferrer"
               data-testid="help-doc-link"
+              title={t('header.helpDoc')}
             >
-              <QuestionCircleOutlined /> {t('header.helpDoc')}
+              <QuestionCircleOutlined /> <span className="os-header__link-text">{t('header.helpDoc')}</span>
             </a>
           ) : null}
           {config.dataBoardEnabled ? (
-            <Link className="os-header__link" to={DATA_BOARD_PATH} data-testid="data-board-link">
-              <BarChartOutlined /> {t('header.dataBoard')}
+            <Link
+              className="os-header__link"
+              to={DATA_BOARD_PATH}
+              data-testid="data-board-link"
+              title={t('header.dataBoard')}
+            >
+              <BarChartOutlined /> <span className="os-header__link-text">{t('header.dataBoard')}</span>
             </Link>
           ) : null}
           <LanguageSwitch />

@@ -35,7 +35,11 @@ export const SignatureCard = forwardRef<
     sig.revocation.revokedAt
       ? t('verify.revocationAt', { time: formatDateTime(sig.revocation.revokedAt) })
       : ''
-  }${sig.revocation.reason ? ` · ${sig.revocation.reason}` : ''}`;
+  }${
+    sig.revocation.reason
+      ? ` · ${t(`verify.revocationReason.${sig.revocation.reason}`, { defaultValue: sig.revocation.reason })}`
+      : ''
+  }`;
   const items = [
     { key: 'signer', label: t('verify.card.signer'), children: signer },
     { key: 'subject', label: t('verify.card.subject'), children: sig.signerSubject ?? none },

@@ -193,6 +193,19 @@ export const zhCN = {
       },
     },
     revocationAt: '（{{time}} 吊销）',
+    /** RFC 5280 CRL reasons, as a CRL or OCSP answer names them. */
+    revocationReason: {
+      unspecified: '未说明原因',
+      keyCompromise: '密钥泄露',
+      cACompromise: '签发机构密钥泄露',
+      affiliationChanged: '隶属关系变更',
+      superseded: '已被新证书取代',
+      cessationOfOperation: '停止使用',
+      certificateHold: '证书暂停',
+      removeFromCRL: '从吊销列表移除',
+      privilegeWithdrawn: '权限撤销',
+      aACompromise: '属性机构密钥泄露',
+    },
     none: '无',
     file: {
       title: '文件信息',
@@ -445,6 +458,19 @@ export const en: typeof zhCN = {
       },
     },
     revocationAt: ' (revoked {{time}})',
+    /** RFC 5280 CRL reasons, as a CRL or OCSP answer names them. */
+    revocationReason: {
+      unspecified: 'no reason given',
+      keyCompromise: 'key compromised',
+      cACompromise: 'issuing authority compromised',
+      affiliationChanged: 'affiliation changed',
+      superseded: 'superseded by a new certificate',
+      cessationOfOperation: 'no longer in use',
+      certificateHold: 'on hold',
+      removeFromCRL: 'removed from the revocation list',
+      privilegeWithdrawn: 'privilege withdrawn',
+      aACompromise: 'attribute authority compromised',
+    },
     none: 'None',
     file: {
       title: 'File',
