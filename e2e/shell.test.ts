@@ -78,13 +78,28 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('web shell in the browser (%s
     const page = await suite.phone();
     await page.goto(`${suite.base}/verifySign`);
     await page.waitForURL((u) => u.pathname === '/h5/verifySign', { timeout: 15_000 });
-    await expect.poll(() => page.getByTestId('h5-page').isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId('mobile-shell').getAttribute('data-route')).toBe('/verifySign');
     await suite.shot(page, 'phone-h5', { settle: false });
-    await page.goto(`${suite.base}/openPlatform`);
-    await page.waitForURL((u) => u.pathname === '/h5/' || u.pathname === '/h5', { timeout: 15_000 });
+    // /sealAuth is never moved; a guest is asked to log in first, on the phone's login page.
     await page.goto(`${suite.base}/sealAuth`);
-    await page.waitForURL((u) => !u.pathname.startsWith('/h5'), { timeout: 15_000 });
-    expect(new URL(page.url()).pathname).toMatch(/^\/(sealAuth|login)$/);
+    await page.waitForURL((u) => u.pathname === '/h5/login', { timeout: 15_000 });
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/sealAuth');
+    // A page without a phone version: the mobile home names it and offers the desktop site, which returns
+    // to that very page and stays chosen for the session.
+    await page.goto(`${suite.base}/openPlatform?tab=apps`);
+    await page.waitForURL((u) => u.pathname === '/h5/', { timeout: 15_000 });
+    expect(new URL(page.url()).searchParams.get('from')).toBe('/openPlatform?tab=apps');
+    await expect
+      .poll(() => page.getByTestId('mobile-desktop-only').isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    await suite.shot(page, 'phone-desktop-only', { settle: false });
+    await page.getByTestId('mobile-continue-desktop').tap();
+    await page.waitForURL((u) => u.pathname === '/openPlatform' && u.search === '?tab=apps', {
+      timeout: 15_000,
+    });
+    await page.goto(`${suite.base}/verifySign`);
+    await page.waitForTimeout(1_000);
+    expect(new URL(page.url()).pathname).toBe('/verifySign');
     await suite.close(page);
   });
 

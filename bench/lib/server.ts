@@ -143,7 +143,7 @@ async function startCluster(env: Record<string, string>) {
   const build = spawnSync(process.execPath, [SERVER_BUILD], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (build.status !== 0) throw new Error(`the server build failed (exit ${build.status ?? build.signal})`);
   const child = fork(SERVER_ENTRY, [], {
-    execArgv: ['--enable-source-maps'],
+    execArgv: ['--enable-source-maps', ...(process.env.BENCH_EXEC_ARGV ?? '').split(' ').filter(Boolean)],
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

@@ -75,10 +75,9 @@ export function serializeObject(obj: PdfObject): Uint8Array {
   return latin1Bytes(out.join(''));
 }
 
+/** The string's code units as bytes (each below 256 in PDF syntax); native, not a loop per character. */
 export function latin1Bytes(s: string): Uint8Array {
-  const b = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
-  return b;
+  return Buffer.from(s, 'latin1');
 }
 
 type Pending =

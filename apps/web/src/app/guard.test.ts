@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decideGuard, type GuardInput } from './guard';
 import { isMobileClient, mobileRedirectTarget } from './mobile';
-import { findRoute } from './route-table';
+import { desktopTargetOf, findMobileRoute, MOBILE_ROUTES, mobileHref } from './mobile-routes';
+import { findRoute, flattenRoutes, ROUTES } from './route-table';
 
 const meta = (path: string) => {
   const route = findRoute(path);
@@ -69,7 +70,13 @@ describe('route guard', () => {
     expect(decideGuard(input('/sealService/mySealList', { isMobile: true }))).toEqual({
       kind: 'redirect',
       reason: 'mobile',
-      to: '/h5/',
+      to: '/h5/sealService/mySealList',
+    });
+    // A page without a phone version: the mobile home, which keeps the address for "continue to desktop".
+    expect(decideGuard(input('/sealService/applySeal', { isMobile: true }))).toEqual({
+      kind: 'redirect',
+      reason: 'mobile',
+      to: '/h5/?from=%2FsealService%2FapplySeal',
     });
     // sealAuth stays, and then needs a login like everywhere else.
     expect(decideGuard(input('/sealAuth', { isMobile: true })).kind).toBe('redirect');
@@ -93,9 +100,24 @@ describe('mobile redirect', () => {
     expect(mobileRedirectTarget('/getSealFlow', '?getSealFlowId=9', meta('/getSealFlow'))).toBe(
       '/h5/getSealFlow?getSealFlowId=9',
     );
-    expect(mobileRedirectTarget('/openPlatform', '?x=1', meta('/openPlatform'))).toBe('/h5/');
-    expect(mobileRedirectTarget('/unknown', '', null)).toBe('/h5/');
+    expect(mobileRedirectTarget('/openPlatform', '?x=1', meta('/openPlatform'))).toBe(
+      '/h5/?from=%2FopenPlatform%3Fx%3D1',
+    );
+    expect(mobileRedirectTarget('/unknown', '', null)).toBe('/h5/?from=%2Funknown');
+    // The parent of a section with a phone page goes to it (the user centre's "me" page).
+    expect(mobileRedirectTarget('/userCenter', '', meta('/userCenter'))).toBe('/h5/userCenter');
     expect(mobileRedirectTarget('/sealAuth', '', meta('/sealAuth'))).toBeNull();
     expect(mobileRedirectTarget('/h5/verifySign', '', null)).toBeNull();
+  });
+
+  it('has a phone page for every route marked hasH5, and a desktop page for every mobile-only address', () => {
+    for (const r of flattenRoutes(ROUTES))
+      if (r.meta.hasH5) expect(findMobileRoute(r.path), r.path).toBeDefined();
+    for (const m of MOBILE_ROUTES) {
+      const desktop = m.desktopPath ?? m.path;
+      expect(findRoute(desktop), desktop).toBeDefined();
+      // The way back: a wide screen on a mobile address lands on the desktop page, query kept.
+      expect(desktopTargetOf(mobileHref(m.path), '?a=1')).toBe(`${desktop}?a=1`);
+    }
   });
 });

@@ -137,16 +137,20 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
     page: 'verifySign',
     meta: { isNoHeader: true, hasH5: true, headerTab: 'verifySign', hideFoot: true, hideKf: true },
   },
-  { path: '/verifyContractResult', page: 'verifyContractResult', meta: { headerTab: 'verifySign' } },
+  {
+    path: '/verifyContractResult',
+    page: 'verifyContractResult',
+    meta: { headerTab: 'verifySign', hasH5: true },
+  },
   {
     path: '/verifyContractResult/independence',
     page: 'verifyContractResult',
-    meta: { isNoHeader: true, headerTab: 'verifySign', hideFoot: true, hideKf: true },
+    meta: { isNoHeader: true, headerTab: 'verifySign', hideFoot: true, hideKf: true, hasH5: true },
   },
   { path: '/openPlatform', meta: { headerTab: 'openPlatform' } },
   { path: '/applicationCenter/applicationCenterHome', meta: { headerTab: 'applicationCenter' } },
   { path: '/freeContract', meta: { needLogin: true, personAuth: false } },
-  { path: '/infoAuthPage', meta: { hasH5: true } },
+  { path: '/infoAuthPage' },
   { path: '/invoice', meta: { needLogin: true } },
   {
     path: '/selectSpace',
@@ -155,12 +159,12 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   },
   // OpenSeal's single sign-on return address (the provider's callback sends the browser here with flowId).
   { path: '/ssoResult', page: 'ssoResult', meta: { isNoHeader: true, hideFoot: true, hideKf: true } },
-  { path: '/commonPay', meta: { needLogin: true, hasH5: true } },
-  { path: '/commonPayResult', meta: { needLogin: true, hasH5: true } },
+  { path: '/commonPay', meta: { needLogin: true } },
+  { path: '/commonPayResult', meta: { needLogin: true } },
   { path: '/sealOrderInfo', meta: { needLogin: true } },
   { path: '/sealPayTransit', meta: { needLogin: true, hideFoot: true } },
-  { path: '/thirdAuth', meta: { hasH5: true, hideKf: true } },
-  { path: '/WebAuthorCode', meta: { hasH5: true, hideKf: true } },
+  { path: '/thirdAuth', meta: { hideKf: true } },
+  { path: '/WebAuthorCode', meta: { hideKf: true } },
   { path: '/makeUKey', page: 'makeUKey', meta: { needLogin: true } },
   { path: '/ChangeUkeySeal', page: 'changeUkeySeal', meta: { needLogin: true } },
   { path: '/createOrder', meta: { needLogin: true } },
@@ -206,13 +210,13 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
       menuChild('/userCenter/infoMemberList', { page: 'memberList', meta: { personAuth: false } }),
       child('/userCenter/infoModify', { page: 'infoModify', meta: { personAuth: false } }),
       child('/userCenter/infoModifyLegal', { page: 'infoModifyLegal', meta: { personAuth: false } }),
-      menuChild('/userCenter/infoPersonal', { page: 'infoPersonal' }),
+      menuChild('/userCenter/infoPersonal', { page: 'infoPersonal', meta: { hasH5: true } }),
       child('/userCenter/infoEnt/realName', { page: 'orgRealName', meta: { hasH5: true } }),
       child('/userCenter/infoEnt/realNameAuditDetail', { page: 'realNameAuditDetail' }),
       child('/userCenter/infoPersonal/realName', { page: 'personRealName', meta: { hasH5: true } }),
       child('/userCenter/infoPersonal/applyAuthority', { page: 'applyAuthority' }),
       menuChild('/userCenter/applyAuthorityRecord', { page: 'applyAuthorityRecord' }),
-      menuChild('/userCenter/updatePassword', { page: 'updatePassword' }),
+      menuChild('/userCenter/updatePassword', { page: 'updatePassword', meta: { hasH5: true } }),
       child('/userCenter/infoPersonal/realNameAuditDetail', { page: 'personRealNameAuditDetail' }),
       menuChild('/userCenter/orderManagement'),
       child('/userCenter/orderDetail'),
@@ -226,7 +230,7 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
     redirect: '/sealService/mySealList',
     meta: { needLogin: true, needUserInfo: true, headerTab: 'sealService' },
     children: [
-      menuChild('/sealService/mySealList', { page: 'mySealList' }),
+      menuChild('/sealService/mySealList', { page: 'mySealList', meta: { hasH5: true } }),
       menuChild('/sealService/applyRecordList', { page: 'applyRecordList' }),
       child('/sealService/cloudSealList', { page: 'applyRecordList', activeMenu: APPLY_RECORDS }),
       child('/sealService/cloudSealDetail', { page: 'applyDetail', activeMenu: APPLY_RECORDS }),
@@ -251,11 +255,12 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
     redirect: '/signService/signByMe',
     meta: { needLogin: true, needUserInfo: true, headerTab: 'signService' },
     children: [
-      menuChild('/signService/signByMe', { page: 'signByMe' }),
-      menuChild('/signService/signRecord', { page: 'signRecord' }),
+      menuChild('/signService/signByMe', { page: 'signByMe', meta: { hasH5: true } }),
+      menuChild('/signService/signRecord', { page: 'signRecord', meta: { hasH5: true } }),
       child('/signService/signRecordDetail', {
         page: 'signRecordDetail',
         activeMenu: '/signService/signRecord',
+        meta: { hasH5: true },
       }),
       menuChild('/signService/signLog', { page: 'signLog' }),
       menuChild('/signService/approveReceived', { page: 'approveReceived', meta: { personAuth: false } }),
@@ -277,9 +282,9 @@ export const CONSOLE_ROUTES: readonly { path: string; page: ConsolePageKey }[] =
   { path: '/manage', page: 'manageConsole' },
 ];
 
-/** Routes a phone is never sent away from (spec section 2: "except sealAuth"; login must stay reachable). */
-export const MOBILE_EXEMPT_PATHS: readonly string[] = ['/sealAuth', '/login', '/ssoResult'];
-export const MOBILE_BASE = '/h5';
+/** Routes a phone is never sent away from (spec section 2: "except sealAuth"; the single sign-on return). */
+export const MOBILE_EXEMPT_PATHS: readonly string[] = ['/sealAuth', '/ssoResult'];
+export { MOBILE_BASE } from '../lib/device';
 
 export function titleKeyOf(path: string): string {
   return path === '/' ? 'home' : path.slice(1).replaceAll('/', '_');

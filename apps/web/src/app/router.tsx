@@ -4,115 +4,10 @@ import { PageLoading } from '../components/page-loading';
 import { RootLayout } from './layout/root-layout';
 import { SectionLayout } from './layout/section-layout';
 import { lazyPage } from './lazy-page';
-import type { PageProps, RouteHandle } from './page-props';
+import type { RouteHandle } from './page-props';
+import { PAGES } from './page-registry';
 import { RouteError } from './pages/route-error';
-import { CONSOLE_ROUTES, ROUTES, type ConsolePageKey, type PageKey, type ResolvedRoute } from './route-table';
-
-/** One lazily loaded chunk per page (spec section 9: split by route). */
-const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>>> = {
-  home: lazyPage(() => import('../features/home/pages/home-page').then((m) => m.HomePage)),
-  login: lazyPage(() => import('../features/auth/pages/login-page').then((m) => m.LoginPage)),
-  placeholder: lazyPage(() => import('./pages/placeholder-page').then((m) => m.PlaceholderPage)),
-  updatePassword: lazyPage(() =>
-    import('../features/user-center/pages/update-password-page').then((m) => m.UpdatePasswordPage),
-  ),
-  infoPersonal: lazyPage(() =>
-    import('../features/user-center/pages/info-personal-page').then((m) => m.InfoPersonalPage),
-  ),
-  infoEnt: lazyPage(() => import('../features/user-center/pages/info-ent-page').then((m) => m.InfoEntPage)),
-  personRealName: lazyPage(() =>
-    import('../features/realname/pages/person-real-name-page').then((m) => m.PersonRealNamePage),
-  ),
-  orgRealName: lazyPage(() =>
-    import('../features/realname/pages/org-real-name-page').then((m) => m.OrgRealNamePage),
-  ),
-  realNameAuditDetail: lazyPage(() =>
-    import('../features/realname/pages/real-name-audit-detail-page').then((m) => m.RealNameAuditDetailPage),
-  ),
-  personRealNameAuditDetail: lazyPage(() =>
-    import('../features/realname/pages/real-name-audit-detail-page').then((m) => m.RealNameAuditDetailPage),
-  ),
-  infoModify: lazyPage(() =>
-    import('../features/realname/pages/info-modify-page').then((m) => m.InfoModifyPage),
-  ),
-  memberList: lazyPage(() =>
-    import('../features/members/pages/member-list-page').then((m) => m.MemberListPage),
-  ),
-  infoModifyLegal: lazyPage(() =>
-    import('../features/members/pages/info-modify-legal-page').then((m) => m.InfoModifyLegalPage),
-  ),
-  applyAuthority: lazyPage(() =>
-    import('../features/members/pages/apply-authority-page').then((m) => m.ApplyAuthorityPage),
-  ),
-  applyAuthorityRecord: lazyPage(() =>
-    import('../features/members/pages/apply-authority-record-page').then((m) => m.ApplyAuthorityRecordPage),
-  ),
-  selectSpace: lazyPage(() =>
-    import('../features/sso/pages/select-space-page').then((m) => m.SelectSpacePage),
-  ),
-  ssoResult: lazyPage(() => import('../features/auth/pages/sso-result-page').then((m) => m.SsoResultPage)),
-  mySealList: lazyPage(() =>
-    import('../features/seals/pages/my-seal-list-page').then((m) => m.MySealListPage),
-  ),
-  applyRecordList: lazyPage(() =>
-    import('../features/seals/pages/apply-record-list-page').then((m) => m.ApplyRecordListPage),
-  ),
-  applyDetail: lazyPage(() =>
-    import('../features/seals/pages/apply-detail-page').then((m) => m.ApplyDetailPage),
-  ),
-  applySeal: lazyPage(() => import('../features/seals/pages/apply-seal-page').then((m) => m.ApplySealPage)),
-  authorizeMng: lazyPage(() =>
-    import('../features/seals/pages/authorize-mng-page').then((m) => m.AuthorizeMngPage),
-  ),
-  authorizeCreate: lazyPage(() =>
-    import('../features/seals/pages/authorize-create-page').then((m) => m.AuthorizeCreatePage),
-  ),
-  authorizeDetail: lazyPage(() =>
-    import('../features/seals/pages/authorize-detail-page').then((m) => m.AuthorizeDetailPage),
-  ),
-  changeRecode: lazyPage(() =>
-    import('../features/seals/pages/change-record-page').then((m) => m.ChangeRecordPage),
-  ),
-  changeRecodeDetail: lazyPage(() =>
-    import('../features/seals/pages/change-record-detail-page').then((m) => m.ChangeRecordDetailPage),
-  ),
-  ukeyManage: lazyPage(() =>
-    import('../features/seals/pages/ukey-manage-page').then((m) => m.UkeyManagePage),
-  ),
-  makeUKey: lazyPage(() => import('../features/seals/pages/make-ukey-page').then((m) => m.MakeUkeyPage)),
-  changeUkeySeal: lazyPage(() =>
-    import('../features/seals/pages/change-ukey-seal-page').then((m) => m.ChangeUkeySealPage),
-  ),
-  sealAuth: lazyPage(() => import('../features/seals/pages/seal-auth-page').then((m) => m.SealAuthPage)),
-  getSealFlow: lazyPage(() =>
-    import('../features/seals/pages/get-seal-flow-page').then((m) => m.GetSealFlowPage),
-  ),
-  sealFlowResult: lazyPage(() =>
-    import('../features/seals/pages/seal-flow-result-page').then((m) => m.SealFlowResultPage),
-  ),
-  signByMe: lazyPage(() => import('../features/sign/pages/sign-by-me-page').then((m) => m.SignByMePage)),
-  signRecord: lazyPage(() => import('../features/sign/pages/sign-record-page').then((m) => m.SignRecordPage)),
-  signRecordDetail: lazyPage(() =>
-    import('../features/sign/pages/sign-record-detail-page').then((m) => m.SignRecordDetailPage),
-  ),
-  signLog: lazyPage(() => import('../features/sign/pages/sign-log-page').then((m) => m.SignLogPage)),
-  approveReceived: lazyPage(() =>
-    import('../features/sign/pages/approvals-page').then((m) => m.ApproveReceivedPage),
-  ),
-  approveLaunch: lazyPage(() =>
-    import('../features/sign/pages/approvals-page').then((m) => m.ApproveLaunchPage),
-  ),
-  signQuickly: lazyPage(() =>
-    import('../features/sign/pages/sign-quickly-page').then((m) => m.SignQuicklyPage),
-  ),
-  willAuthPage: lazyPage(() => import('../features/sign/pages/will-auth-page').then((m) => m.WillAuthPage)),
-  verifySign: lazyPage(() =>
-    import('../features/verify/pages/verify-sign-page').then((m) => m.VerifySignPage),
-  ),
-  verifyContractResult: lazyPage(() =>
-    import('../features/verify/pages/verify-result-page').then((m) => m.VerifyResultPage),
-  ),
-};
+import { CONSOLE_ROUTES, ROUTES, type ConsolePageKey, type ResolvedRoute } from './route-table';
 
 /** The operator console's pages (its own chunks, outside the user layout). */
 const CONSOLE_PAGES: Record<ConsolePageKey, LazyExoticComponent<ComponentType>> = {
@@ -127,7 +22,7 @@ const CONSOLE_PAGES: Record<ConsolePageKey, LazyExoticComponent<ComponentType>> 
 const PluginRoutePage = lazyPage(() =>
   import('../features/plugin-routes/pages/plugin-route-page').then((m) => m.PluginRoutePage),
 );
-const H5Page = lazyPage(() => import('./pages/h5-page').then((m) => m.H5Page));
+const MobileShell = lazyPage(() => import('./layout/mobile-shell').then((m) => m.MobileShell));
 
 function PageHost({ route }: { route: ResolvedRoute }) {
   const Page = PAGES[route.page];
@@ -181,7 +76,7 @@ export function buildRouteObjects(): RouteObject[] {
           path: '/h5/*',
           element: (
             <Suspense fallback={<PageLoading />}>
-              <H5Page />
+              <MobileShell />
             </Suspense>
           ),
         },

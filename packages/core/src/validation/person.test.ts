@@ -49,4 +49,5 @@ describe('maskPhone (section 9: first 3, last 4)', () => {
   it('masks the middle', () => expect(maskPhone('13800138000')).toBe('138****8000'));
   it('leaves short values alone', () => expect(maskPhone('1234567')).toBe('1234567'));
   it('handles empty', () => expect(maskPhone(undefined)).toBe(''));
+  it('leaves a masked number as it is', () => expect(maskPhone('138****8000')).toBe('138****8000'));
 });

@@ -47,7 +47,10 @@ export function checkResidentId(raw: string | null | undefined): Check {
   return ID_CHECK[sum % 11] === value[17] ? { ok: true, value } : { ok: false, key: 'realName.idFormat' };
 }
 
-/** Section 9: phone masking keeps the first 3 and last 4 digits. */
+/**
+ * Section 9: phone masking keeps the first 3 and last 4 digits. The one masking helper of the platform:
+ * every page and answer that shows someone else's mobile (or the viewer's own in a header) uses it.
+ */
 export function maskPhone(phone: string | null | undefined): string {
   const value = phone ?? '';
   if (value.length <= 7) return value;

@@ -159,12 +159,6 @@ export const en: Messages = {
     title: 'Coming soon',
     subtitle: '"{{title}}" is being built. Please check back later.',
   },
-  h5: {
-    title: 'Mobile',
-    notice: 'The mobile pages are being built. Use a computer for every function.',
-    page: 'Page: {{title}}',
-    desktop: 'Continue to the desktop site',
-  },
   error: {
     loadFailed: 'The page could not be loaded',
     loadFailedText: 'The network is unstable or a new version was released. Please reload.',

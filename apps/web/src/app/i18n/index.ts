@@ -13,8 +13,9 @@ import * as pdfViewerMessages from '../../components/pdf-viewer/messages';
 import * as ofdViewerMessages from '../../components/ofd-viewer/messages';
 import * as signMessages from '../../features/sign/i18n';
 import * as manageMessages from '../../features/manage/i18n';
+import * as mobileMessages from './mobile';
 
-/** Features that keep their messages in their own `i18n.ts`. */
+/** Features that keep their messages in their own `i18n.ts`, and the mobile frame's words. */
 const FEATURE_MESSAGES = [
   membersMessages,
   realnameMessages,
@@ -25,6 +26,7 @@ const FEATURE_MESSAGES = [
   pdfViewerMessages,
   ofdViewerMessages,
   manageMessages,
+  mobileMessages,
 ];
 
 /** i18next set-up: zh-CN by default, English available; titles of routes live in the `route` namespace. */

@@ -154,12 +154,6 @@ export const zhCN = {
     title: '功能建设中',
     subtitle: '“{{title}}”正在建设中，敬请期待。',
   },
-  h5: {
-    title: '移动版',
-    notice: '移动版页面正在建设中，请在电脑上访问完整功能。',
-    page: '当前页面：{{title}}',
-    desktop: '继续访问电脑版',
-  },
   error: {
     loadFailed: '页面加载失败',
     loadFailedText: '网络不稳定或版本已更新，请重新加载。',

@@ -12,6 +12,7 @@ import { onRealNameRequired } from '../../lib/events';
 import { clearSession } from '../../lib/session';
 import { decideGuard } from '../guard';
 import { isMobilePath } from '../mobile';
+import { desktopTargetOf } from '../mobile-routes';
 import { isRouteHandle } from '../page-props';
 import type { ResolvedRoute } from '../route-table';
 import { AppFooter } from './app-footer';
@@ -88,7 +89,14 @@ export function RootLayout() {
   });
 
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
-  if (isMobilePath(location.pathname)) return <Outlet />;
+  // The mobile pages, on a phone; a wide screen (or a session that chose the desktop site) gets the
+  // desktop page they stand for.
+  if (isMobilePath(location.pathname))
+    return isMobile ? (
+      <Outlet />
+    ) : (
+      <Navigate to={desktopTargetOf(location.pathname, location.search)} replace />
+    );
 
   const showHeader = !meta?.isNoHeader;
   const showFooter = !meta?.hideFoot && !meta?.sealFlow;

@@ -7,6 +7,8 @@ export const zhCN = {
     encrypted: '该文档已加密，无法在浏览器中预览。',
     invalid: '该文件不是有效的 PDF 文档，或已损坏。',
     page: '第 {{page}} 页',
+    zoomIn: '放大',
+    zoomOut: '缩小',
   },
 };
 
@@ -18,5 +20,7 @@ export const en: typeof zhCN = {
     encrypted: 'The document is encrypted and cannot be previewed in the browser.',
     invalid: 'The file is not a valid PDF document, or it is damaged.',
     page: 'Page {{page}}',
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out',
   },
 };

@@ -1,10 +1,12 @@
-import { Alert, Spin } from 'antd';
+import { ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
+import { Alert, Button, Spin } from 'antd';
 import type * as PdfjsModule from 'pdfjs-dist';
 import type { PDFDocumentProxy, RenderTask } from 'pdfjs-dist';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useElementWidth, useNearViewport } from '../../hooks/use-element-box';
 import { displayedSizePt, fitWidthScale, type PageGeometry, type PageView } from './geometry';
+import { usePinchZoom, ZOOM_BUTTON_STEP, ZOOM_MAX, ZOOM_MIN } from './pinch';
 import './pdf-viewer.css';
 
 /**
@@ -44,6 +46,8 @@ export interface PdfViewerProps {
   onLoaded?: (pages: PdfPageInfo[]) => void;
   onError?: (kind: PdfLoadErrorKind) => void;
   testId?: string;
+  /** Zoom beyond fit-to-width: by pinching on a touch screen, and with zoom buttons. */
+  zoomable?: boolean;
 }
 
 export type PdfLoadErrorKind = 'encrypted' | 'invalid' | 'failed';
@@ -79,6 +83,7 @@ export function PdfViewer({
   onLoaded,
   onError,
   testId = 'pdf-viewer',
+  zoomable = false,
 }: PdfViewerProps) {
   const { t } = useTranslation();
   const container = useRef<HTMLDivElement>(null);
@@ -89,6 +94,7 @@ export function PdfViewer({
   callbacks.current = { onLoaded, onError };
 
   const width = useElementWidth(container);
+  const [zoom, setZoom] = usePinchZoom(container, zoomable);
 
   const key = 'data' in source ? source.data : source.url;
   useEffect(() => {
@@ -135,11 +141,33 @@ export function PdfViewer({
   const available = Math.min(maxWidth, Math.max(0, width - 16));
   return (
     <div
-      className="os-pdf-viewer"
+      className={zoomable ? 'os-pdf-viewer os-pdf-viewer--zoomable' : 'os-pdf-viewer'}
       ref={container}
       data-testid={testId}
       data-pages={pages.length || undefined}
+      data-zoom={zoom}
     >
+      {zoomable && doc ? (
+        <div className="os-pdf-viewer__zoom" data-testid={`${testId}-zoom`}>
+          <Button
+            shape="circle"
+            icon={<ZoomOutOutlined />}
+            aria-label={t('pdfViewer.zoomOut')}
+            disabled={zoom <= ZOOM_MIN}
+            onClick={() => setZoom(zoom - ZOOM_BUTTON_STEP)}
+            data-testid={`${testId}-zoom-out`}
+          />
+          <span className="os-pdf-viewer__zoom-value">{Math.round(zoom * 100)}%</span>
+          <Button
+            shape="circle"
+            icon={<ZoomInOutlined />}
+            aria-label={t('pdfViewer.zoomIn')}
+            disabled={zoom >= ZOOM_MAX}
+            onClick={() => setZoom(zoom + ZOOM_BUTTON_STEP)}
+            data-testid={`${testId}-zoom-in`}
+          />
+        </div>
+      ) : null}
       {error ? (
         <Alert
           className="os-pdf-viewer__state"
@@ -159,7 +187,7 @@ export function PdfViewer({
         </div>
       ) : (
         pages.map((info) => {
-          const scale = fitWidthScale(available, info.widthPt, { min: 0.2, max: 4 });
+          const scale = fitWidthScale(available, info.widthPt, { min: 0.2, max: 4 }) * zoom;
           return (
             <PdfPage
               key={info.page}

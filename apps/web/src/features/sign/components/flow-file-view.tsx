@@ -70,6 +70,7 @@ export function FlowFileView({
     );
   return (
     <div
+      className="os-flow-file-scroll"
       style={{
         background: 'var(--os-bg)',
         padding: 12,
@@ -87,6 +88,7 @@ export function FlowFileView({
         <PdfViewer
           source={{ data: bytes.data }}
           maxWidth={820}
+          zoomable
           testId="flow-file-viewer"
           renderOverlay={
             overlay

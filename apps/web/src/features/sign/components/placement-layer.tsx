@@ -129,7 +129,9 @@ export function PlacementProvider({
   const startDrag = useCallback(
     (event: ReactPointerEvent, drag: Omit<Drag, 'clientX' | 'clientY'>) => {
       if (!editable || event.button !== 0) return;
-      event.preventDefault();
+      // A mouse would select text or drag the image; a finger is held by `touch-action: none` instead, and
+      // cancelling its pointerdown would keep the browser from turning later taps into clicks.
+      if (event.pointerType !== 'touch') event.preventDefault();
       event.stopPropagation();
       setDragging({ ...drag, clientX: event.clientX, clientY: event.clientY });
       if (drag.id) setSelectedId(drag.id);
@@ -279,6 +281,8 @@ export function PlacementPalette({ kinds }: { kinds: readonly PlacementKind[] })
             data-testid={`palette-${kind}`}
             data-enabled={enabled ? 'true' : 'false'}
             onPointerDown={(e) => enabled && startDrag(e, { kind, id: null, offsetX: 0, offsetY: 0, scale })}
+            // A finger held on the seal must drag it, not open the browser's image menu.
+            onContextMenu={(e) => e.preventDefault()}
             style={{
               width: 128,
               minHeight: 150,
@@ -438,6 +442,7 @@ function PlacedItem({
       onPointerDown={onPointerDown}
       onFocus={() => select(p.id)}
       onKeyDown={(e) => onKey(e, p, size)}
+      onContextMenu={(e) => e.preventDefault()}
       style={{
         position: 'absolute',
         left: box.left,
@@ -487,28 +492,16 @@ function PlacedItem({
           tabIndex={-1}
           aria-label={t('signPlace.remove')}
           data-testid="placed-item-remove"
+          className="os-placed-remove"
           onPointerDown={(e) => {
             e.stopPropagation();
             e.preventDefault();
             remove(p.id);
           }}
-          style={{
-            position: 'absolute',
-            right: -9,
-            top: -9,
-            width: 18,
-            height: 18,
-            borderRadius: 9,
-            background: '#ff4d4f',
-            color: '#fff',
-            fontSize: 10,
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'center',
-            cursor: 'pointer',
-          }}
         >
-          <CloseOutlined />
+          <span className="os-placed-remove__dot">
+            <CloseOutlined />
+          </span>
         </span>
       ) : null}
     </div>

@@ -22,6 +22,7 @@ import { FlowFileTabs } from './flow-file-view';
 import { PageOverlay, PlacementPalette, PlacementProvider, type PlacementImages } from './placement-layer';
 import { ApprovalStatusTag } from './status-tags';
 import { WillAuthDialog } from './will-auth-dialog';
+import './sign-panel.css';
 
 /**
  * Signing one task: the flow's files in the viewer with the placement layer, the seal and signature to
@@ -170,11 +171,8 @@ export function SignPanel({
       pageCounts={pageCounts}
       editable={!fixed && !signing && !waitingApproval}
     >
-      <div
-        style={{ display: 'flex', gap: 16, alignItems: 'flex-start', userSelect: 'none' }}
-        data-testid="sign-panel"
-      >
-        <div style={{ flex: '1 1 auto', minWidth: 0 }}>
+      <div className="os-sign-panel" data-testid="sign-panel">
+        <div className="os-sign-panel__doc">
           <FlowFileTabs
             flowId={flow.flowId}
             files={flow.files}
@@ -185,7 +183,7 @@ export function SignPanel({
             )}
           />
         </div>
-        <div style={{ flex: '0 0 300px', position: 'sticky', top: 0, alignSelf: 'flex-start' }}>
+        <div className="os-sign-panel__side">
           <Space orientation="vertical" size={16} style={{ width: '100%' }}>
             {opts.seals.length === 0 && opts.signatures.length === 0 ? (
               <Alert

@@ -9,7 +9,6 @@ import {
   FLOW_STATUS_COLOURS,
   flowRowActions,
   isFlowOpen,
-  maskMobile,
   orderedApprovalActions,
   sealUse,
   TASK_STATUS_COLOURS,
@@ -84,10 +83,5 @@ describe('sign statuses', () => {
     expect(approvalNeedsReason('refuse')).toBe(true);
     expect(approvalNeedsReason('return')).toBe(true);
     expect(approvalNeedsReason('approve')).toBe(false);
-  });
-
-  it('masks mobiles to the first 3 and last 4 digits, once', () => {
-    expect(maskMobile('13912345678')).toBe('139****5678');
-    expect(maskMobile('139****5678')).toBe('139****5678');
   });
 });

@@ -112,9 +112,3 @@ export const APPROVAL_ACTION_ORDER: readonly ApprovalAction[] = [
 export function orderedApprovalActions(actions: readonly ApprovalAction[]): ApprovalAction[] {
   return APPROVAL_ACTION_ORDER.filter((a) => actions.includes(a));
 }
-
-/** Masks a mobile number: first 3 and last 4 digits (spec section 9). */
-export function maskMobile(mobile: string): string {
-  if (mobile.includes('*') || mobile.length < 8) return mobile;
-  return `${mobile.slice(0, 3)}****${mobile.slice(-4)}`;
-}

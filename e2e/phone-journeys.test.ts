@@ -1,0 +1,275 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2eSuite } from './fixtures';
+import { phoneLayout, pinch, tapCentred, touchDrag } from './phone-support';
+import { confirmWill, contractPdf, signOrgByApi, type SignOrg } from './sign-support';
+import { HAS_CHROMIUM, JOURNEY_DIALECTS, readSmsCode, uniqueMobile, uniqueResidentId } from './support';
+
+/**
+ * The journeys people make on a phone (iPhone size, 390×844, touch): the mobile home, login by SMS, the
+ * seal list and a seal's details, signing a document that waits for them (pinch to zoom, a seal dragged
+ * onto the page with a finger, will-auth by SMS), verifying the signed file, the user centre, and a page
+ * that only the desktop site has ("continue to desktop", remembered for the session). On every step the
+ * page fits the screen (nothing scrolls sideways) and every control is at least 44 px; a screenshot per
+ * step under test-results/e2e/<dialect>/phone/.
+ */
+interface FlowOut {
+  flowId: string;
+  signers: { taskId: string; status: string }[];
+  files: { fileId: string }[];
+}
+
+describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (dialect) => {
+  const suite = useE2eSuite(dialect, { shotsDir: 'phone' });
+  let org: SignOrg;
+  let flowId = '';
+  let phone: Page;
+  let step = 0;
+
+  /** The page fits the phone, then its picture. */
+  const check = async (name: string) => {
+    await expect.poll(() => phone.locator('.ant-spin-spinning').count(), { timeout: 20_000 }).toBe(0);
+    const layout = await phoneLayout(phone);
+    expect(
+      layout.scrollWidth,
+      `${name}: wider than the screen: ${layout.overflowing.join(', ')}`,
+    ).toBeLessThanOrEqual(layout.viewport);
+    expect(layout.overflowing, `${name}: past the right edge`).toEqual([]);
+    expect(layout.smallTargets, `${name}: controls under 44 px`).toEqual([]);
+    step += 1;
+    await suite.shot(phone, `${String(step).padStart(2, '0')}-${name}`, { fullPage: false });
+  };
+  const path = () => new URL(phone.url()).pathname;
+
+  beforeAll(async () => {
+    org = await signOrgByApi(suite.server);
+    // A contract from another party's point of view is not this test's subject: sent through the API.
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([contractPdf('Lease agreement', 2)], { type: 'application/pdf' }),
+      'lease.pdf',
+    );
+    const uploaded = await suite.mustApi<{ fileKey: string }>(
+      'POST',
+      '/v1/file/uploadInside?purpose=sign',
+      org.staff,
+      form,
+    );
+    const flow = await suite.mustApi<FlowOut>('POST', '/v1/sign/flows', org.staff, {
+      name: '房屋租赁合同',
+      scene: 'flow',
+      files: [{ fileKey: uploaded.fileKey, role: 'contract' }],
+      order: 'sequential',
+      validity: '3m',
+      signers: [{ type: 'organization', name: '管理员', mobile: org.adminMobile, organizeName: org.orgName }],
+    });
+    flowId = flow.flowId;
+    phone = await suite.phone();
+  });
+
+  it('1. a visitor on a phone gets the mobile home, and logs in by SMS', async () => {
+    await phone.goto(`${suite.base}/`);
+    await phone.waitForURL((u) => u.pathname === '/h5/', { timeout: 15_000 });
+    await expect
+      .poll(() => phone.getByTestId('mobile-home-login').isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    await check('home-guest');
+
+    await phone.getByTestId('mobile-home-login').tap();
+    await phone.waitForURL((u) => u.pathname === '/h5/login', { timeout: 15_000 });
+    await expect.poll(() => phone.getByTestId('login-mobile').isVisible(), { timeout: 15_000 }).toBe(true);
+    await check('login');
+    await phone.getByTestId('login-mobile').fill(org.adminMobile);
+    const since = Date.now() - 1_000;
+    await phone.getByTestId('login-send-code').tap();
+    const code = await readSmsCode(suite.base, org.adminMobile, since);
+    await phone.getByTestId('login-code').fill(code);
+    await phone.getByTestId('login-submit').tap();
+    await phone.waitForURL((u) => u.pathname.startsWith('/h5') && u.pathname !== '/h5/login', {
+      timeout: 20_000,
+    });
+  });
+
+  it('2. home shows who is signed in and what waits for a signature', async () => {
+    if (path() !== '/h5/') await phone.goto(`${suite.base}/h5/`);
+    await expect
+      .poll(() => phone.getByTestId('mobile-home-todo-count').getAttribute('data-count'), { timeout: 20_000 })
+      .toBe('1');
+    await check('home-signed-in');
+  });
+
+  it('3. the seal list shows the organisation’s seal as a card, and its details', async () => {
+    await phone.getByTestId('mobile-tab-seals').tap();
+    await phone.waitForURL((u) => u.pathname === '/h5/sealService/mySealList', { timeout: 15_000 });
+    const card = phone.locator(`[data-testid="mobile-seal-card"][data-id="${org.sealCode}"]`);
+    await expect.poll(() => card.isVisible(), { timeout: 20_000 }).toBe(true);
+    await check('seal-list');
+    await card.tap();
+    await phone.waitForURL((u) => u.pathname === '/h5/sealService/sealDetail', { timeout: 15_000 });
+    await expect
+      .poll(() => phone.getByTestId('mobile-seal-detail').getAttribute('data-id'), { timeout: 20_000 })
+      .toBe(org.sealCode);
+    await check('seal-detail');
+  });
+
+  it('4. signs the waiting contract: pinch to zoom, a seal dragged by finger, will-auth by SMS', async () => {
+    await phone.getByTestId('mobile-tab-sign').tap();
+    await phone.waitForURL((u) => u.pathname === '/h5/signService/signByMe', { timeout: 15_000 });
+    const card = phone.locator(`[data-testid="mobile-flow-card"][data-id="${flowId}"]`);
+    await expect.poll(() => card.isVisible(), { timeout: 20_000 }).toBe(true);
+    await check('sign-list');
+    await card.getByTestId('mobile-flow-sign').tap();
+    const firstPage = phone.locator('[data-testid="pdf-page"][data-page="1"]');
+    await expect.poll(() => firstPage.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    await expect
+      .poll(() => phone.getByTestId('palette-seal').getAttribute('data-enabled'), { timeout: 15_000 })
+      .toBe('true');
+    await check('sign-task');
+
+    // Two fingers apart: the pages grow (and scroll sideways inside their box); the button zooms back out.
+    const viewer = phone.getByTestId('flow-file-viewer');
+    const before = (await firstPage.boundingBox())!.width;
+    const scroller = phone.locator('.os-flow-file-scroll').first();
+    await scroller.scrollIntoViewIfNeeded();
+    await pinch(phone, scroller, 80, 200);
+    await expect
+      .poll(async () => Number(await viewer.getAttribute('data-zoom')), { timeout: 10_000 })
+      .toBeGreaterThan(1.5);
+    await expect
+      .poll(async () => (await firstPage.boundingBox())!.width, { timeout: 10_000 })
+      .toBeGreaterThan(before * 1.5);
+    await check('sign-zoomed');
+    while (Number(await viewer.getAttribute('data-zoom')) > 1)
+      await phone.getByTestId('flow-file-viewer-zoom-out').tap();
+
+    // A finger drags the seal from the palette onto the first page: the palette at the bottom of the
+    // screen, the page above it, both in view as a person holds them.
+    const palette = phone.getByTestId('palette-seal');
+    await palette.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    const overlay = phone.locator('[data-testid="sign-page-overlay"]:visible').first();
+    const page1 = (await overlay.boundingBox())!;
+    const paletteTop = (await palette.boundingBox())!.y;
+    const top = Math.max(page1.y, 60);
+    const bottom = Math.min(page1.y + page1.height, paletteTop - 120);
+    expect(bottom - top, 'the page and the palette are in view together').toBeGreaterThan(40);
+    await touchDrag(phone, palette, { x: page1.x + page1.width * 0.4, y: (top + bottom) / 2 - 30 });
+    await expect
+      .poll(() => phone.getByTestId('placement-count').getAttribute('data-count'), { timeout: 10_000 })
+      .toBe('1');
+    await check('sign-placed');
+
+    // Headless Chromium's emulated touch drops the click of the first tap after a touch drag (after a mouse
+    // drag the same tap works): the tap is repeated until the will-auth dialog opens.
+    for (let i = 0; i < 3 && (await phone.getByTestId('will-send').count()) === 0; i++) {
+      await tapCentred(phone.getByTestId('sign-submit'));
+      await phone.waitForTimeout(1_000);
+    }
+    await confirmWill(phone, suite.base, org.adminMobile);
+    await check('sign-will');
+    await phone.getByTestId('will-verify').tap();
+    await expect
+      .poll(() => phone.getByTestId('mobile-sign-done').isVisible(), { timeout: 60_000 })
+      .toBe(true);
+    await check('sign-done');
+    const flow = await suite.mustApi<FlowOut & { status: string }>(
+      'GET',
+      `/v1/sign/flow/${flowId}`,
+      org.admin,
+    );
+    expect(flow.status).toBe('completed');
+  });
+
+  it('5. verifies the signed file from the phone: upload, then the verdict', async () => {
+    const flow = await suite.mustApi<FlowOut>('GET', `/v1/sign/flow/${flowId}`, org.admin);
+    const res = await fetch(
+      `${suite.base}/v1/sign/flow/${flowId}/files/${flow.files[0]!.fileId}?download=1`,
+      {
+        headers: { 'x-access-token': org.admin, 'x-owner-switch': 'PROMOTE', accept: 'application/pdf' },
+      },
+    );
+    expect(res.status).toBe(200);
+    const signed = Buffer.from(await res.arrayBuffer());
+    await phone.getByTestId('mobile-back').count(); // the done page has no tab bar: go home through the address
+    await phone.goto(`${suite.base}/h5/`);
+    await phone.getByTestId('mobile-entry-verify').tap();
+    await phone.waitForURL((u) => u.pathname === '/h5/verifySign', { timeout: 15_000 });
+    await expect.poll(() => phone.getByTestId('verify-upload').isVisible(), { timeout: 20_000 }).toBe(true);
+    await check('verify');
+    await phone
+      .locator('[data-testid="verify-upload"] input[type=file]')
+      .setInputFiles({ name: 'lease-signed.pdf', mimeType: 'application/pdf', buffer: signed });
+    await expect
+      .poll(() => phone.getByTestId('verify-verdict').first().getAttribute('data-verdict'), {
+        timeout: 30_000,
+      })
+      .toBe('valid');
+    await check('verify-result');
+  });
+
+  it('6. the user centre: who, spaces, real name, records; English on the phone too', async () => {
+    await phone.goto(`${suite.base}/h5/`);
+    await phone.getByTestId('mobile-tab-me').tap();
+    await phone.waitForURL((u) => u.pathname === '/h5/userCenter', { timeout: 15_000 });
+    await expect
+      .poll(() => phone.getByTestId('mobile-me-mobile').textContent(), { timeout: 20_000 })
+      .toContain(`${org.adminMobile.slice(0, 3)}****${org.adminMobile.slice(-4)}`);
+    await check('me');
+    await phone.getByTestId('mobile-me-records').tap();
+    await phone.waitForURL((u) => u.pathname === '/h5/signService/signRecord', { timeout: 15_000 });
+    await expect
+      .poll(() => phone.locator(`[data-testid="mobile-flow-card"][data-id="${flowId}"]`).isVisible(), {
+        timeout: 20_000,
+      })
+      .toBe(true);
+    await check('sign-records');
+    await phone.getByTestId('mobile-language').tap();
+    await expect.poll(() => phone.getByTestId('mobile-tab-me').textContent()).toBe('Me');
+    await check('sign-records-en');
+    await phone.getByTestId('mobile-tab-me').tap();
+    await phone.getByTestId('mobile-me-realname').tap();
+    await phone.waitForURL((u) => u.pathname === '/h5/userCenter/infoPersonal/realName', { timeout: 15_000 });
+    await check('person-real-name-en');
+    await phone.getByTestId('mobile-language').tap();
+    await expect.poll(() => phone.getByTestId('mobile-tab-me').textContent()).toBe('我的');
+  });
+
+  it('7. a newcomer logs in on the phone and verifies their real name there', async () => {
+    const mobile = uniqueMobile();
+    const newcomer = await suite.phone();
+    phone = newcomer;
+    await newcomer.goto(`${suite.base}/h5/login`);
+    await expect.poll(() => newcomer.getByTestId('login-mobile').isVisible(), { timeout: 15_000 }).toBe(true);
+    await newcomer.getByTestId('login-mobile').fill(mobile);
+    const since = Date.now() - 1_000;
+    await newcomer.getByTestId('login-send-code').tap();
+    await newcomer.getByTestId('login-code').fill(await readSmsCode(suite.base, mobile, since));
+    await newcomer.getByTestId('login-submit').tap();
+    await newcomer.waitForURL((u) => u.pathname === '/h5/', { timeout: 20_000 });
+    await expect
+      .poll(() => newcomer.getByTestId('mobile-home-go-realname').isVisible(), { timeout: 20_000 })
+      .toBe(true);
+    await check('newcomer-home');
+    await newcomer.getByTestId('mobile-home-go-realname').tap();
+    await newcomer.waitForURL((u) => u.pathname === '/h5/userCenter/infoPersonal/realName', {
+      timeout: 15_000,
+    });
+    await expect
+      .poll(() => newcomer.getByTestId('realname-person-form').isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    await newcomer.getByTestId('realname-mobile').fill(mobile);
+    await newcomer.getByTestId('realname-name').fill('李四');
+    await newcomer.getByTestId('realname-id-number').fill(uniqueResidentId());
+    const sent = Date.now() - 1_000;
+    await newcomer.getByTestId('realname-send-code').tap();
+    await newcomer.getByTestId('realname-code').fill(await readSmsCode(suite.base, mobile, sent));
+    await check('newcomer-real-name');
+    await tapCentred(newcomer.getByTestId('realname-submit'));
+    await expect
+      .poll(() => newcomer.locator('[data-testid="realname-result"]').getAttribute('data-status'), {
+        timeout: 20_000,
+      })
+      .toBe('success');
+    await check('newcomer-real-name-done');
+  });
+});
