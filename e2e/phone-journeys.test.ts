@@ -40,6 +40,22 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
     await suite.shot(phone, `${String(step).padStart(2, '0')}-${name}`, { fullPage: false });
   };
   const path = () => new URL(phone.url()).pathname;
+  /** The newest signing invitation sent to a mobile after `since` (the sandbox outbox keeps its text). */
+  const inviteText = async (mobile: string, since: number): Promise<string> => {
+    for (let i = 0; i < 100; i++) {
+      const r = await suite.api<{ messages: { scene: string; body: string | null; createdAt: string }[] }>(
+        'GET',
+        `/v1/dev/sms-outbox?mobile=${mobile}`,
+        null,
+      );
+      const m = r.data.messages.find(
+        (x) => x.scene === 'signInvite' && x.body && Date.parse(x.createdAt) >= since,
+      );
+      if (m?.body) return m.body;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    throw new Error(`no invitation reached ${mobile}`);
+  };
 
   beforeAll(async () => {
     org = await signOrgByApi(suite.server);
@@ -271,5 +287,62 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
       })
       .toBe('success');
     await check('newcomer-real-name-done');
+  });
+
+  it('8. the text inviting a signer links straight to the phone signing page; an expired link says so', async () => {
+    phone = await suite.phone();
+    await suite.openSignedIn(phone, org.admin, '/h5/');
+    const since = Date.now() - 1_000;
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([contractPdf('Service agreement', 1)], { type: 'application/pdf' }),
+      'service.pdf',
+    );
+    const uploaded = await suite.mustApi<{ fileKey: string }>(
+      'POST',
+      '/v1/file/uploadInside?purpose=sign',
+      org.staff,
+      form,
+    );
+    const flow = await suite.mustApi<FlowOut>('POST', '/v1/sign/flows', org.staff, {
+      name: '服务协议',
+      scene: 'flow',
+      files: [{ fileKey: uploaded.fileKey, role: 'contract' }],
+      validity: '3m',
+      signers: [{ type: 'organization', name: '管理员', mobile: org.adminMobile, organizeName: org.orgName }],
+    });
+    const text = await inviteText(org.adminMobile, since);
+    const link = /https?:\/\/\S+\/s\/[0-9A-Za-z]{10}/.exec(text)?.[0];
+    expect(link, text).toBeDefined();
+    // The platform's public address in tests is the server itself.
+    await phone.goto(`${suite.base}${new URL(link!).pathname}`);
+    await phone.waitForURL((u) => u.pathname === '/h5/signService/signByMe', { timeout: 15_000 });
+    expect(new URL(phone.url()).searchParams.get('flowId')).toBe(flow.flowId);
+    await expect
+      .poll(() => phone.getByTestId('mobile-sign-title').textContent(), { timeout: 20_000 })
+      .toBe('服务协议');
+    await check('sms-link-sign-task');
+
+    await phone.goto(`${suite.base}/s/AAAAAAAAAA`);
+    await phone.waitForURL((u) => u.pathname === '/h5/invalidDynamicRecord', { timeout: 15_000 });
+    await expect
+      .poll(() => phone.getByTestId('invalid-dynamic-record').isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    await check('sms-link-expired');
+  });
+
+  it('9. on the desktop, the signing panel and the verification result offer their phone page as a QR code', async () => {
+    const desk = await suite.signedIn(org.admin, '/signService/signByMe');
+    const row = desk.locator('[data-testid="task-row"]').first();
+    await expect.poll(() => row.isVisible(), { timeout: 20_000 }).toBe(true);
+    await row.getByTestId('task-sign').click();
+    await desk.getByTestId('sign-phone-qr').click();
+    const code = desk.getByTestId('sign-phone-qr-code');
+    await expect
+      .poll(() => code.getAttribute('data-content'), { timeout: 15_000 })
+      .toMatch(/\/h5\/signService\/signByMe\?flowId=.+&taskId=.+$/);
+    await expect.poll(() => code.locator('img').isVisible()).toBe(true);
+    await suite.shot(desk, 'desktop-sign-qr');
   });
 });

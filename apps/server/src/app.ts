@@ -27,6 +27,8 @@ import { createLocalBlobStore } from './modules/files/file-store';
 import { createFilesService } from './modules/files/files.service';
 import filesRoutes from './modules/files/files.routes';
 import { createMsgsService } from './modules/msgs/msgs.service';
+import { createLinksService } from './modules/links/links.service';
+import linksRoutes, { QR_PER_MINUTE } from './modules/links/links.routes';
 import msgsRoutes from './modules/msgs/msgs.routes';
 import {
   createHttpSmsProvider,
@@ -260,7 +262,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     });
   });
 
-  const routeOpts = { accounts, organizes, sessions, msgs, files, config: configService };
+  const links = createLinksService({ publicUrl: config.publicUrl });
+  const routeOpts = { accounts, organizes, sessions, msgs, files, links, config: configService };
   await app.register(accountsRoutes, { ...routeOpts, loginPerMinute: config.rateLimit.loginPerMinute });
   await app.register(organizesRoutes, routeOpts);
   await app.register(msgsRoutes, { ...routeOpts, smsPerMinute: config.rateLimit.smsPerMinute });
@@ -270,6 +273,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     smsSandbox: provider.isSandbox,
   });
   await app.register(filesRoutes, routeOpts);
+  await app.register(linksRoutes, { links, qrPerMinute: QR_PER_MINUTE });
   await app.register(pkiRoutes, { pki });
   await app.register(evidenceRoutes, { evidence });
   const verify = createVerifyService({ pki, evidence, config: configService, work });

@@ -1,4 +1,5 @@
 import type { EvidenceTables } from './schema-evidence';
+import type { LinksTables } from './schema-links';
 import type { PkiTables } from './schema-pki';
 import type { RealnameTables } from './schema-realname';
 import type { MembersTables } from './schema-members';
@@ -141,7 +142,8 @@ export interface Database
     UkeysTables,
     VerifyTables,
     AccessTables,
-    TrustAnchorsTables {
+    TrustAnchorsTables,
+    LinksTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
   members: MembersTable;
@@ -173,5 +175,6 @@ export type * from './schema-seals';
 export type * from './schema-signing';
 export type * from './schema-ukeys';
 export type * from './schema-verify';
+export type * from './schema-links';
 export type * from './schema-access';
 export type * from './schema-trust-anchors';

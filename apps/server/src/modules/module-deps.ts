@@ -3,6 +3,7 @@ import type { AccountsService } from './accounts/accounts.service';
 import type { ConfigService } from './config/config.service';
 import type { EvidenceService } from './evidence/evidence.service';
 import type { FilesService } from './files/files.service';
+import type { LinksService } from './links/links.service';
 import type { LoginThrottle } from './login-throttle/login-throttle.service';
 import type { MsgsService } from './msgs/msgs.service';
 import type { OrganizesService } from './organizes/organizes.service';
@@ -20,6 +21,8 @@ export interface ModuleDeps {
   sessions: SessionService;
   msgs: MsgsService;
   files: FilesService;
+  /** Short links for text messages, QR codes of this site's addresses. */
+  links: LinksService;
   config: ConfigService;
   pki: PkiService;
   evidence: EvidenceService;

@@ -70,6 +70,7 @@ export const MOBILE_ROUTES: readonly MobileRoute[] = [
     { needLogin: false, bare: true },
   ),
   m('/willAuthPage', { desktop: 'willAuthPage' }, { needLogin: false, bare: true }),
+  m('/invalidDynamicRecord', { desktop: 'invalidDynamicRecord' }, { needLogin: false }),
   ...SEAL_FLOW_PATHS.map((p) =>
     m(p, { desktop: p === '/getSealFlow' ? 'getSealFlow' : 'sealFlowResult' }, { bare: true }),
   ),

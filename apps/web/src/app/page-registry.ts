@@ -5,6 +5,9 @@ import type { PageKey } from './route-table';
 
 /** One lazily loaded chunk per page (spec section 9: split by route). */
 export const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>>> = {
+  invalidDynamicRecord: lazyPage(() =>
+    import('./pages/invalid-dynamic-record-page').then((m) => m.InvalidDynamicRecordPage),
+  ),
   home: lazyPage(() => import('../features/home/pages/home-page').then((m) => m.HomePage)),
   login: lazyPage(() => import('../features/auth/pages/login-page').then((m) => m.LoginPage)),
   placeholder: lazyPage(() => import('./pages/placeholder-page').then((m) => m.PlaceholderPage)),

@@ -68,7 +68,8 @@ export type PageKey =
   | 'signQuickly'
   | 'willAuthPage'
   | 'verifySign'
-  | 'verifyContractResult';
+  | 'verifyContractResult'
+  | 'invalidDynamicRecord';
 
 export type SectionKey = 'userCenter' | 'sealService' | 'signService' | 'devCenter' | 'serviceCenter';
 
@@ -176,7 +177,7 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   { path: '/govLogin', meta: { hideKf: true } },
   { path: '/haiNanSSO', meta: { hideKf: true } },
   { path: '/pageTest' },
-  { path: '/invalidDynamicRecord' },
+  { path: '/invalidDynamicRecord', page: 'invalidDynamicRecord', meta: { hasH5: true } },
   { path: '/getSealFlow', page: 'getSealFlow', meta: SEAL_FLOW },
   { path: '/noGetSealAuthResult', page: 'sealFlowResult', meta: SEAL_FLOW },
   { path: '/noGetSealResult', page: 'sealFlowResult', meta: SEAL_FLOW },

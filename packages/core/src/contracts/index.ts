@@ -14,3 +14,4 @@ export * from './seal-image';
 export * from './signing';
 export * from './evidence';
 export * from './trust-anchors';
+export * from './links';

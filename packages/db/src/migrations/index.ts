@@ -17,6 +17,7 @@ import * as m0015 from './0015-trust-anchors';
 import * as m0016 from './0016-reserved-role-points';
 import * as m0017 from './0017-evidence-frontier';
 import * as m0018 from './0018-write-notifications';
+import * as m0019 from './0019-short-links';
 
 /** Versioned migrations, applied in key order. Never edit one that has shipped; add the next. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016-reserved-role-points': m0016,
   '0017-evidence-frontier': m0017,
   '0018-write-notifications': m0018,
+  '0019-short-links': m0019,
 };

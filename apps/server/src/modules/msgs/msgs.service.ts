@@ -30,9 +30,13 @@ const BODY: Record<SmsScene, (code: string, minutes: number) => string> = {
     `【OpenSeal】您正在确认签署意愿，验证码为${c}，${m}分钟内有效。签署具有法律效力，如非本人操作，请勿提供。`,
 };
 
+/** The end of a signing text: the link to the task when there is one, else where to find it. */
+const signHere = (link: string | undefined) =>
+  link ? `点击 ${link} 签署（也可登录平台在“待我签署”中处理）。` : '请登录平台在“待我签署”中处理。';
+
 const NOTICE: Record<NoticeScene, (p: Record<string, string>) => string> = {
-  signUrge: (p) => `【OpenSeal】${p.initiator}提醒您签署文件《${p.flow}》，请登录平台在“待我签署”中处理。`,
-  signInvite: (p) => `【OpenSeal】${p.initiator}邀请您签署文件《${p.flow}》，请登录平台在“待我签署”中处理。`,
+  signUrge: (p) => `【OpenSeal】${p.initiator}提醒您签署文件《${p.flow}》，${signHere(p.link)}`,
+  signInvite: (p) => `【OpenSeal】${p.initiator}邀请您签署文件《${p.flow}》，${signHere(p.link)}`,
   approvalRequest: (p) =>
     `【OpenSeal】${p.applicant}申请在《${p.flow}》中使用印章“${p.seal}”，请登录平台在“我收到的审批”中处理。`,
   approvalDecided: (p) => `【OpenSeal】您在《${p.flow}》中使用印章“${p.seal}”的申请已${p.result}。`,

@@ -8,6 +8,7 @@ import type { Db } from '@openseal/db';
 import { createHash } from 'node:crypto';
 import type { EvidenceService } from '../evidence/evidence.service';
 import type { FilesService } from '../files/files.service';
+import type { LinksService } from '../links/links.service';
 import type { MsgsService } from '../msgs/msgs.service';
 import type { AuthContext } from '../session/session.service';
 import type { WorkPool } from '../../workers/work-pool';
@@ -27,6 +28,8 @@ export interface FlowsDeps {
   evidence: EvidenceService;
   files: FilesService;
   msgs: MsgsService;
+  /** The link in an invitation or reminder opens the signer's task on their phone in one tap. */
+  links: Pick<LinksService, 'shorten'>;
   will: WillService;
   signing: PdfSigning;
   /** Reads the files of a new flow (page sizes, OFD structure) off the main thread. */
@@ -116,12 +119,28 @@ export function createFlowCore(deps: FlowsDeps) {
     });
   }
 
-  async function invite(db: Db, tasks: { mobile: string }[], initiator: string, flowName: string) {
+  /** Each signer whose turn it is gets a text with a link that opens their task (their phone: the phone page). */
+  async function invite(
+    db: Db,
+    tasks: { id: string; flow_id: string; mobile: string }[],
+    initiator: string,
+    flowName: string,
+  ) {
     for (const t of tasks)
-      await msgs.notify(db, { mobile: t.mobile, scene: 'signInvite', params: { initiator, flow: flowName } });
+      await msgs.notify(db, {
+        mobile: t.mobile,
+        scene: 'signInvite',
+        params: { initiator, flow: flowName, link: await taskLink(db, t, 'signInvite') },
+      });
   }
 
-  return { expireIfDue, endOpenWork, load, invite };
+  /** A short link to a signer's task in signByMe (the page opens its signing panel). */
+  function taskLink(db: Db, t: { id: string; flow_id: string }, purpose: string): Promise<string> {
+    const query = new URLSearchParams({ flowId: t.flow_id, taskId: t.id });
+    return deps.links.shorten(db, `/signService/signByMe?${query.toString()}`, purpose);
+  }
+
+  return { expireIfDue, endOpenWork, load, invite, taskLink };
 }
 
 export type FlowCore = ReturnType<typeof createFlowCore>;

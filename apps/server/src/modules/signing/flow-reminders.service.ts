@@ -34,7 +34,11 @@ export function createFlowReminders(deps: FlowsDeps, core: FlowCore) {
       await msgs.notify(db, {
         mobile: t.mobile,
         scene: 'signUrge',
-        params: { initiator: me, flow: p.flow.name },
+        params: {
+          initiator: me,
+          flow: p.flow.name,
+          link: await core.taskLink(db, { id: t.id, flow_id: p.flow.id }, 'signUrge'),
+        },
       });
     if (due.length > 0)
       await db.transaction().execute(async (trx) => {

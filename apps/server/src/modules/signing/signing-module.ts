@@ -12,7 +12,7 @@ import { createPdfSigning } from './pdf-signing';
 import { createWillService, type WillBusiness } from './will.service';
 
 export function createSigningModule(
-  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'msgs' | 'appConfig' | 'work'> & {
+  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'msgs' | 'links' | 'appConfig' | 'work'> & {
     db: Db;
     log: { warn(obj: object, msg: string): void };
     /** How often open flows are checked for expiry. */
@@ -28,6 +28,7 @@ export function createSigningModule(
     evidence: deps.evidence,
     files: deps.files,
     msgs: deps.msgs,
+    links: deps.links,
     will,
     signing: createPdfSigning({
       pki: deps.pki,
@@ -57,6 +58,10 @@ export function createSigningModule(
         flows
           .sweepExpired(deps.db)
           .catch((err: unknown) => deps.log.warn({ err }, 'could not end expired flows'));
+        // Links sent in text messages that expired a week ago go (the week answers late taps kindly).
+        deps.links
+          .deleteExpired(deps.db, new Date(Date.now() - 7 * 86_400_000))
+          .catch((err: unknown) => deps.log.warn({ err }, 'could not drop expired short links'));
       }, deps.sweepIntervalMs ?? 60_000);
       timer.unref();
     },

@@ -21,6 +21,18 @@ export const en: Messages = {
     language: 'Language',
     sealFlowTitle: 'Seal collection',
   },
+  invalidDynamic: {
+    title: 'This page is no longer available',
+    text: 'The link you opened has expired, or the page was withdrawn. Files waiting for your signature are still under “To sign”.',
+    toSign: 'Go to “To sign”',
+    home: 'Back to home',
+  },
+  qrCode: {
+    alt: 'QR code',
+    onPhone: 'Continue on phone',
+    signCaption: 'Scan with your phone, log in, and sign there',
+    verifyCaption: 'Scan with your phone to see this result there',
+  },
   common: {
     cancel: 'Cancel',
     confirm: 'Confirm',

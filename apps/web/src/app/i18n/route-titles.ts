@@ -30,7 +30,7 @@ export const ROUTE_TITLES: Record<string, readonly [string, string]> = {
   govLogin: ['政务登录', 'Government login'],
   haiNanSSO: ['单点登录', 'Single sign-on'],
   pageTest: ['页面测试', 'Page test'],
-  invalidDynamicRecord: ['动态页面', 'Dynamic page'],
+  invalidDynamicRecord: ['页面已失效', 'Page no longer available'],
   getSealFlow: ['领取印章', 'Claim a seal'],
   noGetSealAuthResult: ['领章授权结果', 'Claim authorisation result'],
   noGetSealResult: ['领章结果', 'Claim result'],

@@ -20,6 +20,18 @@ export const zhCN = {
     language: '语言',
     sealFlowTitle: '印章领取',
   },
+  invalidDynamic: {
+    title: '该页面已失效',
+    text: '您打开的链接已过期或页面已撤下。待签署的文件仍可在“待我签署”中找到。',
+    toSign: '前往待我签署',
+    home: '返回首页',
+  },
+  qrCode: {
+    alt: '二维码',
+    onPhone: '手机上继续',
+    signCaption: '用手机扫码，登录后在手机上签署',
+    verifyCaption: '用手机扫码，在手机上查看验证结果',
+  },
   common: {
     cancel: '取消',
     confirm: '确定',

@@ -2,7 +2,7 @@ import type { CatalogueEntry } from '../catalogue';
 
 /**
  * Catalogue entries of input hygiene (1101–1119): bad characters, bad encodings, malformed URLs and
- * bodies. Every one is the client's fault, so every one is a 4xx; merged into the catalogue in catalogue.ts.
+ * bodies, content a QR code may not carry. Every one is the client's fault, so every one is a 4xx; merged into the catalogue in catalogue.ts.
  */
 export const INPUT_ENTRIES = [
   {
@@ -84,5 +84,13 @@ export const INPUT_ENTRIES = [
     handling: 'toastFail',
     zh: '请求中的某个值无法保存，请检查后重试',
     en: 'A value in the request cannot be stored; check it and try again',
+  },
+  {
+    code: 1111,
+    http: 400,
+    key: 'qrcode.notOwnAddress',
+    handling: 'toastFail',
+    zh: '二维码只能生成本平台的地址',
+    en: 'A QR code can carry only an address of this platform',
   },
 ] as const satisfies readonly CatalogueEntry[];

@@ -1,5 +1,7 @@
 import { Drawer, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PhoneQrButton } from '../../../components/qr-code';
+import { mobileHref } from '../../../lib/device';
 import { useFlowDetail } from '../api/flows';
 import { SignTaskBody } from './sign-task-body';
 import { FlowStatusTag } from './status-tags';
@@ -35,6 +37,13 @@ export function SignTaskDrawer({
         </span>
       }
       data-testid="sign-drawer"
+      extra={
+        <PhoneQrButton
+          address={mobileHref(redirectPath)}
+          caption={t('qrCode.signCaption')}
+          testId="sign-phone-qr"
+        />
+      }
     >
       {detail ? (
         <SignTaskBody

@@ -12,6 +12,9 @@ import { SignatureCard } from '../components/signature-card';
 import { VerdictPanel } from '../components/verdict-panel';
 import { numberSignatures, reportPdfUrl, uploadPath } from '../model/verify-report';
 import '../components/verify.css';
+import { PhoneQrButton } from '../../../components/qr-code';
+import { useIsMobile } from '../../../hooks/use-is-mobile';
+import { mobileHref } from '../../../lib/device';
 
 /**
  * `/verifyContractResult?reportId=…` (and its embeddable `/independence` variant): the verdict of a kept
@@ -23,6 +26,7 @@ export function VerifyResultPage({ route }: PageProps) {
   const [params] = useSearchParams();
   const independence = route.path.endsWith('/independence');
   const reportId = params.get('reportId');
+  const isMobile = useIsMobile();
   const query = useVerifyReport(reportId);
   const numbered = useMemo(() => (query.data ? numberSignatures(query.data.signatures) : []), [query.data]);
   const again = (
@@ -87,6 +91,16 @@ export function VerifyResultPage({ route }: PageProps) {
                 {t('verify.download')}
               </Button>
               {again}
+              {isMobile ? null : (
+                <PhoneQrButton
+                  address={mobileHref(
+                    '/verifyContractResult',
+                    `?reportId=${encodeURIComponent(report.reportId)}`,
+                  )}
+                  caption={t('qrCode.verifyCaption')}
+                  testId="verify-phone-qr"
+                />
+              )}
             </Space>
           }
         />
