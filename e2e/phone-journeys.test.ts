@@ -1,9 +1,16 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useE2eSuite } from './fixtures';
-import { phoneLayout, pinch, tapCentred, touchDrag } from './phone-support';
+import { phoneLayout, pinch, tapUntil, touchDrag } from './phone-support';
 import { confirmWill, contractPdf, signOrgByApi, type SignOrg } from './sign-support';
-import { HAS_CHROMIUM, JOURNEY_DIALECTS, readSmsCode, uniqueMobile, uniqueResidentId } from './support';
+import {
+  HAS_CHROMIUM,
+  JOURNEY_DIALECTS,
+  MOTION,
+  readSmsCode,
+  uniqueMobile,
+  uniqueResidentId,
+} from './support';
 
 /**
  * The journeys people make on a phone (iPhone size, 390×844, touch): the mobile home, login by SMS, the
@@ -29,6 +36,8 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
   /** The page fits the phone, then its picture. */
   const check = async (name: string) => {
     await expect.poll(() => phone.locator('.ant-spin-spinning').count(), { timeout: 20_000 }).toBe(0);
+    // Measured once dialogs and toasts have finished moving (they scale up from a point).
+    await expect.poll(() => phone.locator(MOTION).count(), { timeout: 10_000 }).toBe(0);
     const layout = await phoneLayout(phone);
     expect(
       layout.scrollWidth,
@@ -175,12 +184,10 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
       .toBe('1');
     await check('sign-placed');
 
-    // Headless Chromium's emulated touch drops the click of the first tap after a touch drag (after a mouse
-    // drag the same tap works): the tap is repeated until the will-auth dialog opens.
-    for (let i = 0; i < 3 && (await phone.getByTestId('will-send').count()) === 0; i++) {
-      await tapCentred(phone.getByTestId('sign-submit'));
-      await phone.waitForTimeout(1_000);
-    }
+    await tapUntil(
+      phone.getByTestId('sign-submit'),
+      async () => (await phone.getByTestId('will-send').count()) > 0,
+    );
     await confirmWill(phone, suite.base, org.adminMobile);
     await check('sign-will');
     await phone.getByTestId('will-verify').tap();
@@ -188,6 +195,12 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
       .poll(() => phone.getByTestId('mobile-sign-done').isVisible(), { timeout: 60_000 })
       .toBe(true);
     await check('sign-done');
+    // The rating prompt under the result: four stars and a word, never in the way.
+    await expect.poll(() => phone.getByTestId('rating-prompt').isVisible(), { timeout: 15_000 }).toBe(true);
+    await phone.locator('[data-testid="rating-stars"] .ant-rate-star').nth(3).locator('> div').tap();
+    await phone.getByTestId('rating-comment').fill('手机上签很方便');
+    await tapUntil(phone.getByTestId('rating-submit'), () => phone.getByTestId('rating-thanks').isVisible());
+    await expect.poll(() => phone.getByTestId('rating-thanks').isVisible(), { timeout: 15_000 }).toBe(true);
     const flow = await suite.mustApi<FlowOut & { status: string }>(
       'GET',
       `/v1/sign/flow/${flowId}`,
@@ -221,6 +234,10 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
       })
       .toBe('valid');
     await check('verify-result');
+    // Closing the prompt is an answer too: it goes, and does not come back for this report.
+    await expect.poll(() => phone.getByTestId('rating-prompt').isVisible(), { timeout: 15_000 }).toBe(true);
+    await phone.getByTestId('rating-close').tap();
+    await expect.poll(() => phone.getByTestId('rating-prompt').count(), { timeout: 15_000 }).toBe(0);
   });
 
   it('6. the user centre: who, spaces, real name, records; English on the phone too', async () => {
@@ -280,7 +297,9 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
     await newcomer.getByTestId('realname-send-code').tap();
     await newcomer.getByTestId('realname-code').fill(await readSmsCode(suite.base, mobile, sent));
     await check('newcomer-real-name');
-    await tapCentred(newcomer.getByTestId('realname-submit'));
+    // The one mouse click of the journeys: headless Chromium's emulated touch drops this form's submit tap
+    // now and then (the tap reaches the button, no click follows), which a person would tap again.
+    await newcomer.getByTestId('realname-submit').click();
     await expect
       .poll(() => newcomer.locator('[data-testid="realname-result"]').getAttribute('data-status'), {
         timeout: 20_000,
@@ -332,7 +351,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
     await check('sms-link-expired');
   });
 
-  it('9. on the desktop, the signing panel and the verification result offer their phone page as a QR code', async () => {
+  it('9. on the desktop, the signing panel offers its phone page as a QR code; the self-check page reports', async () => {
     const desk = await suite.signedIn(org.admin, '/signService/signByMe');
     const row = desk.locator('[data-testid="task-row"]').first();
     await expect.poll(() => row.isVisible(), { timeout: 20_000 }).toBe(true);
@@ -344,5 +363,14 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
       .toMatch(/\/h5\/signService\/signByMe\?flowId=.+&taskId=.+$/);
     await expect.poll(() => code.locator('img').isVisible()).toBe(true);
     await suite.shot(desk, 'desktop-sign-qr');
+    // The deployment's self-check page, for the people who run it.
+    await desk.goto(`${suite.base}/pageTest`);
+    await expect
+      .poll(() => desk.getByTestId('page-test').getAttribute('data-ok'), { timeout: 20_000 })
+      .toBe('true');
+    expect(
+      await desk.locator('[data-testid="page-test-providers"] [data-kind="sms"]').getAttribute('data-mode'),
+    ).toBe('sandbox');
+    await suite.shot(desk, 'desktop-page-test', { fullPage: true });
   });
 });

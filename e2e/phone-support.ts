@@ -133,3 +133,19 @@ export async function tapCentred(target: Locator) {
   await target.evaluate('(el) => el.scrollIntoView({ block: "center" })');
   await target.tap();
 }
+
+/**
+ * Taps a control until `answered` says the page reacted (at most three taps, three seconds apart): the
+ * emulated touch of headless Chromium now and then turns a tap into no click at all (after a touch drag
+ * always), which a person would simply tap again.
+ */
+export async function tapUntil(target: Locator, answered: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    await tapCentred(target);
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline) {
+      if (await answered()) return;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  }
+}

@@ -302,11 +302,9 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('verification pages in the br
     const context = p.context();
     await context.addInitScript(`localStorage.setItem('language', ${JSON.stringify(language)})`);
     await p.goto(`${server.base}/verifySign`);
-    if (view.touch) {
-      // A phone is offered the mobile pages first (spec section 2); it taps through to this page.
-      await expect.poll(() => p.getByTestId('h5-desktop').isVisible(), { timeout: 20_000 }).toBe(true);
-      await p.getByTestId('h5-desktop').tap();
-    }
+    if (view.touch)
+      // A phone gets the page in the mobile frame (spec section 2: /verifySign has an H5 page).
+      await p.waitForURL((u) => u.pathname === '/h5/verifySign', { timeout: 20_000 });
     await expect.poll(() => p.getByTestId('verify-upload').isVisible(), { timeout: 20_000 }).toBe(true);
     await p.locator('[data-testid="verify-upload"] input[type=file]').setInputFiles(file);
     await expect

@@ -29,6 +29,9 @@ import filesRoutes from './modules/files/files.routes';
 import { createMsgsService } from './modules/msgs/msgs.service';
 import { createLinksService } from './modules/links/links.service';
 import linksRoutes, { QR_PER_MINUTE } from './modules/links/links.routes';
+import { createFeedbackService, type FeedbackService } from './modules/feedback/feedback.service';
+import feedbackRoutes from './modules/feedback/feedback.routes';
+import selfCheckRoutes from './modules/config/self-check.routes';
 import msgsRoutes from './modules/msgs/msgs.routes';
 import {
   createHttpSmsProvider,
@@ -79,6 +82,8 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** The sign service (tests run its expiry sweep). */
     signing: SigningModule;
+    /** Ratings of acts of service; the regulator's dashboard reads their summary. */
+    feedback: FeedbackService;
     /** The worker pool: parsing, verification, image work and signing off the main thread. */
     work: WorkPool;
   }
@@ -274,7 +279,26 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   });
   await app.register(filesRoutes, routeOpts);
   await app.register(linksRoutes, { links, qrPerMinute: QR_PER_MINUTE });
+  const feedback = createFeedbackService();
+  app.decorate('feedback', feedback);
+  await app.register(feedbackRoutes, { feedback });
   await app.register(pkiRoutes, { pki });
+  await app.register(selfCheckRoutes, {
+    pki,
+    version: VERSION,
+    providers: [
+      { kind: 'sms', mode: provider.isSandbox ? 'sandbox' : 'live', name: provider.name },
+      {
+        kind: 'identity',
+        mode: config.realName.provider === 'sandbox' ? 'sandbox' : 'live',
+        name: config.realName.provider,
+      },
+      // No live payment channel is wired yet: the orders issue brings them.
+      { kind: 'payment', mode: 'sandbox', name: 'sandbox' },
+      { kind: 'keyStore', mode: 'live', name: config.pki.keyStore },
+      { kind: 'rateLimits', mode: 'live', name: config.redisUrl ? 'redis' : 'per process' },
+    ],
+  });
   await app.register(evidenceRoutes, { evidence });
   const verify = createVerifyService({ pki, evidence, config: configService, work });
   await app.register(verifyRoutes, {

@@ -98,6 +98,12 @@ const PUBLIC_ROUTES = new Set([
   'POST /v1/sso/checkMobile',
   'POST /v1/sso/agent/after/info',
   'POST /v1/sso/agent/after/confirm',
+  // Links to phones, ratings (verification needs no login, nor does rating it), the deployment self-check.
+  'GET /s/{code}',
+  'POST /v1/qrcode/genQRCode',
+  'POST /v1/ces/showStatus',
+  'POST /v1/ces/showResult',
+  'GET /v1/config/selfCheck',
   'GET /v1/dev/sms-outbox',
 ]);
 

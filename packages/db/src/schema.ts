@@ -1,5 +1,6 @@
 import type { EvidenceTables } from './schema-evidence';
 import type { LinksTables } from './schema-links';
+import type { FeedbackTables } from './schema-feedback';
 import type { PkiTables } from './schema-pki';
 import type { RealnameTables } from './schema-realname';
 import type { MembersTables } from './schema-members';
@@ -143,7 +144,8 @@ export interface Database
     VerifyTables,
     AccessTables,
     TrustAnchorsTables,
-    LinksTables {
+    LinksTables,
+    FeedbackTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
   members: MembersTable;
@@ -176,5 +178,6 @@ export type * from './schema-signing';
 export type * from './schema-ukeys';
 export type * from './schema-verify';
 export type * from './schema-links';
+export type * from './schema-feedback';
 export type * from './schema-access';
 export type * from './schema-trust-anchors';

@@ -69,7 +69,8 @@ export type PageKey =
   | 'willAuthPage'
   | 'verifySign'
   | 'verifyContractResult'
-  | 'invalidDynamicRecord';
+  | 'invalidDynamicRecord'
+  | 'pageTest';
 
 export type SectionKey = 'userCenter' | 'sealService' | 'signService' | 'devCenter' | 'serviceCenter';
 
@@ -176,7 +177,7 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   { path: '/providerForGovTest' },
   { path: '/govLogin', meta: { hideKf: true } },
   { path: '/haiNanSSO', meta: { hideKf: true } },
-  { path: '/pageTest' },
+  { path: '/pageTest', page: 'pageTest' },
   { path: '/invalidDynamicRecord', page: 'invalidDynamicRecord', meta: { hasH5: true } },
   { path: '/getSealFlow', page: 'getSealFlow', meta: SEAL_FLOW },
   { path: '/noGetSealAuthResult', page: 'sealFlowResult', meta: SEAL_FLOW },

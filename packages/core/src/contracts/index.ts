@@ -15,3 +15,5 @@ export * from './signing';
 export * from './evidence';
 export * from './trust-anchors';
 export * from './links';
+export * from './feedback';
+export * from './self-check';

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '@openseal/db';
 
 export async function listConfigValues(db: Db) {
@@ -16,4 +17,12 @@ export async function insertConfigIfAbsent(
     .returning('code')
     .executeTakeFirst();
   return r !== undefined;
+}
+
+/** The newest migration applied (the schema version the self-check reports). */
+export async function latestMigration(db: Db): Promise<string | null> {
+  const r = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(
+    db,
+  );
+  return r.rows[0]?.name ?? null;
 }

@@ -29,7 +29,7 @@ export const ROUTE_TITLES: Record<string, readonly [string, string]> = {
   providerForGovTest: ['政务服务商（测试）', 'Government providers (test)'],
   govLogin: ['政务登录', 'Government login'],
   haiNanSSO: ['单点登录', 'Single sign-on'],
-  pageTest: ['页面测试', 'Page test'],
+  pageTest: ['部署自检', 'Deployment self-check'],
   invalidDynamicRecord: ['页面已失效', 'Page no longer available'],
   getSealFlow: ['领取印章', 'Claim a seal'],
   noGetSealAuthResult: ['领章授权结果', 'Claim authorisation result'],

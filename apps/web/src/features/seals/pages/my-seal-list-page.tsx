@@ -114,6 +114,7 @@ export function MySealListPage({ route }: PageProps) {
     {
       title: t('sealManage.columns.seal'),
       key: 'seal',
+      width: 280,
       render: (_, s) => (
         <div style={{ display: 'flex', gap: 12, alignItems: 'center', minWidth: 220 }}>
           <ManageSealImage seal={s} size={64} />
@@ -136,6 +137,7 @@ export function MySealListPage({ route }: PageProps) {
     {
       title: t('sealManage.columns.kindCarrier'),
       key: 'kind',
+      width: 150,
       render: (_, s) => (
         <Space orientation="vertical" size={4}>
           <span data-testid="seal-kind" data-kind={s.sealKind} style={{ whiteSpace: 'nowrap' }}>
@@ -150,11 +152,13 @@ export function MySealListPage({ route }: PageProps) {
     {
       title: t('sealManage.columns.status'),
       key: 'status',
+      width: 110,
       render: (_, s) => <StatusTag set="sealStatus" value={s.status} />,
     },
     {
       title: t('sealManage.columns.validity'),
       key: 'validity',
+      width: 200,
       render: (_, s) => <ManageValidity seal={s} />,
     },
     {
@@ -183,6 +187,8 @@ export function MySealListPage({ route }: PageProps) {
       title: t('sealManage.columns.actions'),
       key: 'actions',
       width: 116,
+      // Always in view: when the columns are wider than the page, the table scrolls under the actions.
+      fixed: 'right',
       render: (_, s) => (
         <Space size={[0, 0]} wrap style={{ width: 104 }}>
           <Button
@@ -381,7 +387,7 @@ export function MySealListPage({ route }: PageProps) {
             dataSource={seals}
             loading={list.isFetching}
             data-testid="seal-table"
-            scroll={{ x: 820 }}
+            scroll={{ x: 1030 }}
             rowSelection={
               canManage
                 ? {

@@ -31,6 +31,7 @@ import {
   type FlowEntry,
   type FlowResultVariant,
 } from '../model/flow-outcome';
+import { RatingPrompt } from '../../../components/rating-prompt';
 
 const MY_SEALS = '/sealService/mySealList';
 
@@ -161,6 +162,7 @@ function MadeResult({ entry }: { entry: FlowEntry | null }) {
           </div>
         ))}
       </div>
+      {made[0] ? <RatingPrompt scene="getSeal" bizId={made[0].applyNo} /> : null}
     </Result>
   );
 }

@@ -11,6 +11,7 @@ import { SignTaskBody } from '../components/sign-task-body';
 import { FlowStatusTag, TaskStatusTag } from '../components/status-tags';
 import { detailPath, formatTime, signTaskPath } from '../model/format';
 import { canSignTask } from '../model/status';
+import { RatingPrompt } from '../../../components/rating-prompt';
 
 const PAGE_SIZE = 10;
 const TABS: NonNullable<TaskListRequest['status']>[] = ['todo', 'waiting', 'done', 'all'];
@@ -116,7 +117,9 @@ function MobileSignTask({
             {t('mobile.sign.detail')}
           </Button>,
         ]}
-      />
+      >
+        <RatingPrompt scene="sign" bizId={flowId} />
+      </Result>
     );
   if (!detail) return <Spin style={{ display: 'block', padding: 48 }} />;
   return (

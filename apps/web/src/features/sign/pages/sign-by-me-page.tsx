@@ -15,6 +15,7 @@ import { SignTaskDrawer } from '../components/sign-task-drawer';
 import { FlowStatusTag, TaskStatusTag } from '../components/status-tags';
 import { detailPath, formatTime, signTaskPath } from '../model/format';
 import { canRefuseTask, canSignTask } from '../model/status';
+import { RatingPrompt } from '../../../components/rating-prompt';
 
 const PAGE_SIZE = 10;
 const TABS: NonNullable<TaskListRequest['status']>[] = ['todo', 'waiting', 'done', 'all'];
@@ -34,6 +35,8 @@ export function SignByMePage({ route }: PageProps) {
   const [pageNum, setPageNum] = useState(1);
   const list = useTaskList({ status: tab, keyword: search, pageNum, pageSize: PAGE_SIZE });
   const reason = useReasonDialog();
+  /** The flow just signed here: its rating prompt shows above the list. */
+  const [justSigned, setJustSigned] = useState<string | null>(null);
 
   const openFlowId = params.get('flowId');
   const openTaskId = params.get('taskId');
@@ -143,6 +146,7 @@ export function SignByMePage({ route }: PageProps) {
   return (
     <div className="os-page" data-testid="sign-by-me-page">
       <BackHeader title={t(route.titleKey, { ns: 'route' })} fallback="/" />
+      {justSigned ? <RatingPrompt scene="sign" bizId={justSigned} /> : null}
       <div className="os-card">
         <div style={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 12 }}>
           <Tabs
@@ -209,6 +213,7 @@ export function SignByMePage({ route }: PageProps) {
           redirectPath={signTaskPath(openFlowId, openTaskId)}
           onClose={closePanel}
           onDone={() => {
+            setJustSigned(openFlowId);
             closePanel();
             void queryClient.invalidateQueries({ queryKey: SIGN_KEY });
           }}

@@ -16,6 +16,7 @@ import { VerifyTopBar } from '../components/verify-top-bar';
 import { VerifyUpload } from '../components/verify-upload';
 import { numberSignatures, reportPdfUrl, resultPath, type VerifyReport } from '../model/verify-report';
 import '../components/verify.css';
+import { RatingPrompt } from '../../../components/rating-prompt';
 
 type State =
   | { kind: 'idle' }
@@ -165,6 +166,7 @@ export function VerifySignPage({ route }: PageProps) {
                 </Space>
               }
             />
+            {report.signatures.length > 0 ? <RatingPrompt scene="verify" bizId={report.reportId} /> : null}
             {report.signatures.length === 0 ? (
               <Result
                 status="warning"
