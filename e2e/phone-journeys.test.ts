@@ -373,4 +373,34 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
     ).toBe('sandbox');
     await suite.shot(desk, 'desktop-page-test', { fullPage: true });
   });
+
+  it('10. the phone pages fit the narrowest and widest common phones (320 and 414 px)', async () => {
+    const pages = [
+      '/h5/',
+      '/h5/sealService/mySealList',
+      `/h5/sealService/sealDetail?sealCode=${org.sealCode}`,
+      '/h5/signService/signByMe',
+      '/h5/signService/signRecord',
+      '/h5/userCenter',
+      '/h5/userCenter/infoPersonal',
+      '/h5/verifySign',
+      '/h5/invalidDynamicRecord',
+    ];
+    for (const width of [320, 414]) {
+      phone = await suite.phone({ viewport: { width, height: 740 } });
+      for (const path of pages) {
+        await suite.openSignedIn(phone, org.admin, path);
+        await expect
+          .poll(() => phone.getByTestId('mobile-shell').isVisible(), { timeout: 20_000 })
+          .toBe(true);
+        await check(`${width}-${path.slice('/h5/'.length).split('?')[0]!.replaceAll('/', '-') || 'home'}`);
+      }
+      // Logged out: the login page.
+      await phone.evaluate("localStorage.removeItem('accessToken')");
+      await phone.goto(`${suite.base}/h5/login`);
+      await expect.poll(() => phone.getByTestId('login-mobile').isVisible(), { timeout: 20_000 }).toBe(true);
+      await check(`${width}-login`);
+      await suite.close(phone);
+    }
+  });
 });
