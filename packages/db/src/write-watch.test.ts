@@ -56,7 +56,8 @@ describe('changes announced once visible', () => {
     } finally {
       await h.close();
     }
-  });
+    // A fresh database migrated from nothing: seconds on a busy machine.
+  }, 60_000);
 });
 
 const url = process.env.DATABASE_URL;
@@ -114,7 +115,7 @@ describe.skipIf(!url)('changes of other processes, heard by notification (Postgr
       await a.close();
       await b.close();
     }
-  });
+  }, 60_000);
 });
 
 async function waitFor(condition: () => boolean, ms = 5_000): Promise<void> {
