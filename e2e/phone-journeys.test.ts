@@ -49,6 +49,25 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
     await suite.shot(phone, `${String(step).padStart(2, '0')}-${name}`, { fullPage: false });
   };
   const path = () => new URL(phone.url()).pathname;
+  /** A flow from the organisation's staff member to its administrator, sent through the API. */
+  const sendToAdmin = async (name: string, pdf: Buffer) => {
+    const form = new FormData();
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'contract.pdf');
+    const uploaded = await suite.mustApi<{ fileKey: string }>(
+      'POST',
+      '/v1/file/uploadInside?purpose=sign',
+      org.staff,
+      form,
+    );
+    return suite.mustApi<FlowOut>('POST', '/v1/sign/flows', org.staff, {
+      name,
+      scene: 'flow',
+      files: [{ fileKey: uploaded.fileKey, role: 'contract' }],
+      order: 'sequential',
+      validity: '3m',
+      signers: [{ type: 'organization', name: '管理员', mobile: org.adminMobile, organizeName: org.orgName }],
+    });
+  };
   /** The newest signing invitation sent to a mobile after `since` (the sandbox outbox keeps its text). */
   const inviteText = async (mobile: string, since: number): Promise<string> => {
     for (let i = 0; i < 100; i++) {
@@ -69,26 +88,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
   beforeAll(async () => {
     org = await signOrgByApi(suite.server);
     // A contract from another party's point of view is not this test's subject: sent through the API.
-    const form = new FormData();
-    form.append(
-      'file',
-      new Blob([contractPdf('Lease agreement', 2)], { type: 'application/pdf' }),
-      'lease.pdf',
-    );
-    const uploaded = await suite.mustApi<{ fileKey: string }>(
-      'POST',
-      '/v1/file/uploadInside?purpose=sign',
-      org.staff,
-      form,
-    );
-    const flow = await suite.mustApi<FlowOut>('POST', '/v1/sign/flows', org.staff, {
-      name: '房屋租赁合同',
-      scene: 'flow',
-      files: [{ fileKey: uploaded.fileKey, role: 'contract' }],
-      order: 'sequential',
-      validity: '3m',
-      signers: [{ type: 'organization', name: '管理员', mobile: org.adminMobile, organizeName: org.orgName }],
-    });
+    const flow = await sendToAdmin('房屋租赁合同', contractPdf('Lease agreement', 2));
     flowId = flow.flowId;
     phone = await suite.phone();
   });
@@ -320,25 +320,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
     phone = await suite.phone();
     await suite.openSignedIn(phone, org.admin, '/h5/');
     const since = Date.now() - 1_000;
-    const form = new FormData();
-    form.append(
-      'file',
-      new Blob([contractPdf('Service agreement', 1)], { type: 'application/pdf' }),
-      'service.pdf',
-    );
-    const uploaded = await suite.mustApi<{ fileKey: string }>(
-      'POST',
-      '/v1/file/uploadInside?purpose=sign',
-      org.staff,
-      form,
-    );
-    const flow = await suite.mustApi<FlowOut>('POST', '/v1/sign/flows', org.staff, {
-      name: '服务协议',
-      scene: 'flow',
-      files: [{ fileKey: uploaded.fileKey, role: 'contract' }],
-      validity: '3m',
-      signers: [{ type: 'organization', name: '管理员', mobile: org.adminMobile, organizeName: org.orgName }],
-    });
+    const flow = await sendToAdmin('服务协议', contractPdf('Service agreement', 1));
     const text = await inviteText(org.adminMobile, since);
     const link = /https?:\/\/\S+\/s\/[0-9A-Za-z]{10}/.exec(text)?.[0];
     expect(link, text).toBeDefined();
