@@ -1,13 +1,12 @@
 import { CloseOutlined, SmileOutlined } from '@ant-design/icons';
+import { contracts } from '@openseal/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Rate, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiPost } from '../lib/api-client';
 
-export type RatingScene = 'sign' | 'verify' | 'getSeal';
-
-const COMMENT_MAX = 200;
+export type RatingScene = (typeof contracts.RATING_SCENES)[number];
 
 /**
  * "How was it?" after signing, verifying or receiving a seal (spec section 1, feedback ratings; POST
@@ -67,7 +66,7 @@ export function RatingPrompt({ scene, bizId }: { scene: RatingScene; bizId: stri
         <Space orientation="vertical" style={{ width: '100%' }}>
           <Input.TextArea
             rows={2}
-            maxLength={COMMENT_MAX}
+            maxLength={contracts.RATING_COMMENT_MAX}
             showCount
             value={comment}
             onChange={(e) => setComment(e.target.value)}

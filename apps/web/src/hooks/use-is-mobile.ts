@@ -1,6 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { isMobileClient, MOBILE_MAX_WIDTH } from '../lib/device';
-import { readStorage, SESSION_STORAGE_KEYS } from '../lib/storage';
+import { desktopChosen, isMobileClient, MOBILE_MAX_WIDTH } from '../lib/device';
 
 const QUERY = `(max-width: ${MOBILE_MAX_WIDTH}px)`;
 
@@ -12,7 +11,7 @@ function subscribe(callback: () => void): () => void {
 
 function snapshot(): boolean {
   // A visitor who chose the desktop site on the mobile page keeps it for this browser session.
-  if (readStorage(SESSION_STORAGE_KEYS.forceDesktop, 'session') === '1') return false;
+  if (desktopChosen()) return false;
   return isMobileClient(window.innerWidth, navigator.userAgent);
 }
 

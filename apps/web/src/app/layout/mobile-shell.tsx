@@ -75,11 +75,11 @@ export function MobileShell() {
     document.body.classList.add('os-m-body');
     return () => document.body.classList.remove('os-m-body');
   }, []);
-  const route = findMobileRoute(desktopPath) ?? HOME;
-  const known = findMobileRoute(desktopPath) !== undefined;
+  const found = findMobileRoute(desktopPath);
+  const route = found ?? HOME;
   const from = route.path === '/' ? new URLSearchParams(location.search).get(FROM_PARAM) : null;
 
-  if (!known) {
+  if (!found) {
     // No phone page: the mobile home, which offers the desktop page (spec section 2).
     const asked = `?${FROM_PARAM}=${encodeURIComponent(`${desktopPath}${location.search}`)}`;
     return <Navigate to={`${mobileHref('/')}${asked}`} replace />;
