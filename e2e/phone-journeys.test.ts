@@ -364,7 +364,7 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
     await suite.shot(desk, 'desktop-page-test', { fullPage: true });
   });
 
-  it('10. the phone pages fit the narrowest and widest common phones (320 and 414 px)', async () => {
+  it('10. the phone pages fit the narrowest and widest common phones (320 and 414 px), and in English', async () => {
     const pages = [
       '/h5/',
       '/h5/sealService/mySealList',
@@ -376,20 +376,27 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)('phone journeys (%s)', (di
       '/h5/verifySign',
       '/h5/invalidDynamicRecord',
     ];
-    for (const width of [320, 414]) {
-      phone = await suite.phone({ viewport: { width, height: 740 } });
+    for (const [width, language] of [
+      [320, 'zh-CN'],
+      [414, 'zh-CN'],
+      [390, 'en'],
+    ] as const) {
+      phone = await suite.phone({ viewport: { width, height: 740 }, locale: language });
+      await phone.addInitScript(`localStorage.setItem('language', '${language}')`);
       for (const path of pages) {
         await suite.openSignedIn(phone, org.admin, path);
         await expect
           .poll(() => phone.getByTestId('mobile-shell').isVisible(), { timeout: 20_000 })
           .toBe(true);
-        await check(`${width}-${path.slice('/h5/'.length).split('?')[0]!.replaceAll('/', '-') || 'home'}`);
+        await check(
+          `${width}-${language}-${path.slice('/h5/'.length).split('?')[0]!.replaceAll('/', '-') || 'home'}`,
+        );
       }
       // Logged out: the login page.
       await phone.evaluate("localStorage.removeItem('accessToken')");
       await phone.goto(`${suite.base}/h5/login`);
       await expect.poll(() => phone.getByTestId('login-mobile').isVisible(), { timeout: 20_000 }).toBe(true);
-      await check(`${width}-login`);
+      await check(`${width}-${language}-login`);
       await suite.close(phone);
     }
   });
