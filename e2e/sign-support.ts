@@ -109,8 +109,10 @@ export function contractPdf(title: string, pages = 2): Buffer {
 export const HAS_PDFSIG = spawnSync('pdfsig', ['-v']).error === undefined;
 
 /** pdfsig's view of every signature in a file (certificate trust not checked: -nocert). */
-export function pdfsig(file: string): { valid: boolean; total: boolean }[] {
-  const out = spawnSync('pdfsig', ['-nocert', file], { encoding: 'utf8' }).stdout;
+export function pdfsig(file: string, password?: string): { valid: boolean; total: boolean }[] {
+  const out = spawnSync('pdfsig', ['-nocert', ...(password ? ['-upw', password] : []), file], {
+    encoding: 'utf8',
+  }).stdout;
   return out
     .split(/^Signature #\d+:$/m)
     .slice(1)

@@ -83,9 +83,14 @@ describe.skipIf(!referees).each(DIALECTS)('encrypted PDFs in the sign service on
     await t?.close();
   });
 
-  async function upload(token: string, bytes: Buffer, name = 'contract.pdf') {
+  async function upload(token: string, bytes: Buffer, name = 'contract.pdf', password?: string) {
     const boundary = `----s${Math.random().toString(16).slice(2)}`;
     const body = Buffer.concat([
+      Buffer.from(
+        password === undefined
+          ? ''
+          : `--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\n${password}\r\n`,
+      ),
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`,
       ),
@@ -121,8 +126,8 @@ describe.skipIf(!referees).each(DIALECTS)('encrypted PDFs in the sign service on
   }
 
   /** Uploads, quick-signs with a visible seal, and returns the signed file's path. */
-  async function quickSign(bytes: Buffer): Promise<string> {
-    const up = await upload(a.admin, bytes);
+  async function quickSign(bytes: Buffer, password?: string): Promise<string> {
+    const up = await upload(a.admin, bytes, 'contract.pdf', password);
     expect(up.body.code, JSON.stringify(up.body)).toBe(0);
     const created = await post('/v1/sign/flows', a.admin, {
       name: '加密文件签署',
@@ -132,6 +137,8 @@ describe.skipIf(!referees).each(DIALECTS)('encrypted PDFs in the sign service on
     });
     expect(created.body.code, JSON.stringify(created.body)).toBe(0);
     const flow = created.body.data;
+    // The participants' viewers get the password a protected file was uploaded with, and nobody else's.
+    expect(flow.files[0].password).toBe(password ?? null);
     const task = flow.signers[0];
     const signed = await post('/v1/sign/flowsTask', a.admin, {
       flowId: flow.flowId,
@@ -153,11 +160,15 @@ describe.skipIf(!referees).each(DIALECTS)('encrypted PDFs in the sign service on
     return path;
   }
 
-  function expectSignedAndEncrypted(path: string, revision: number) {
-    const sig = spawnSync('pdfsig', ['-nocert', path], { encoding: 'utf8' }).stdout;
+  function expectSignedAndEncrypted(path: string, revision: number, password?: string) {
+    const sig = spawnSync('pdfsig', ['-nocert', ...(password ? ['-upw', password] : []), path], {
+      encoding: 'utf8',
+    }).stdout;
     expect(sig.match(/Signature is Valid\./g)?.length, sig).toBe(1);
     expect(sig).toContain('Total document signed');
-    const check = spawnSync('qpdf', ['--check', path], { encoding: 'utf8' });
+    const check = spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--check', path], {
+      encoding: 'utf8',
+    });
     expect(check.status, check.stdout + check.stderr).toBe(0);
     expect(check.stdout).toContain(`R = ${revision}`);
   }
@@ -170,6 +181,32 @@ describe.skipIf(!referees).each(DIALECTS)('encrypted PDFs in the sign service on
   it.skipIf(!hasCorpus)('signs the encrypted corpus file pdfjs__secHandler.pdf', async () => {
     const path = await quickSign(readFileSync(join(CORPUS, 'pdfjs__secHandler.pdf')));
     expectSignedAndEncrypted(path, 6);
+  });
+
+  it('signs a file opened with the password the user gives; the password is kept sealed, the file stays locked', async () => {
+    const locked = encrypted('user-pw-7', 'owner-secret', ['256']);
+    const wrong = await upload(a.admin, locked, 'locked.pdf', 'not-it');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.code).toBe(12103);
+    expect(wrong.body.message).toMatch(/PDF 密码错误|password is wrong/);
+    const path = await quickSign(locked, 'user-pw-7');
+    expectSignedAndEncrypted(path, 6, 'user-pw-7');
+    // Still locked: without the password neither referee opens it.
+    expect(spawnSync('qpdf', ['--check', path], { encoding: 'utf8' }).status).not.toBe(0);
+    // At rest the password is sealed (AES-GCM), never in clear.
+    const rows = await t.db
+      .selectFrom('file_objects')
+      .select(['key', 'password_sealed'])
+      .where('password_sealed', 'is not', null)
+      .execute();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(Buffer.from(r.password_sealed!).includes('user-pw-7')).toBe(false);
+  });
+
+  it('signs with the owner password a file whose permissions forbid form filling (the owner lifts them)', async () => {
+    const forbidden = encrypted('', 'owner-secret-2', ['128', '--modify=none']);
+    const path = await quickSign(forbidden, 'owner-secret-2');
+    expectSignedAndEncrypted(path, 3);
   });
 
   it('refuses at upload a file whose permissions forbid form filling, or that needs a password', async () => {

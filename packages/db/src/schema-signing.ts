@@ -40,6 +40,8 @@ export interface SignFlowFilesTable {
   current_size: number;
   pages: number | null;
   page_sizes: NullableJson;
+  /** The upload's sealed PDF password (bound to original_file_key), null when none was needed. */
+  password_sealed: Uint8Array | null;
   signatures: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

@@ -106,6 +106,8 @@ export interface FileObjectsTable {
   purpose: string;
   owner_person_id: string | null;
   owner_org_id: string | null;
+  /** The password of an encrypted PDF to sign, sealed (migration 0021); null for every other file. */
+  password_sealed: Uint8Array | null;
   created_at: Timestamp;
 }
 

@@ -15,6 +15,9 @@ const PLUGIN_CODES = new Set([
   'FST_MP_PREMATURE_CLOSE',
 ]);
 
+const MAX_FIELDS = 4;
+const MAX_FIELD_BYTES = 1024;
+
 /**
  * Reads the one file of a multipart upload (section 5: one file at a time; a second is refused, not
  * dropped). The parser underneath throws plain errors for a body it cannot read (no boundary, a
@@ -25,11 +28,26 @@ export async function readSingleFile(
   req: FastifyRequest,
   maxBytes: number,
   fallbackName = 'file',
-): Promise<{ bytes: Buffer; fileName: string }> {
+): Promise<{ bytes: Buffer; fileName: string; fields: Record<string, string> }> {
   if (!req.isMultipart()) throw new AppError('file.required');
   let file: { bytes: Buffer; fileName: string } | null = null;
+  // Text fields beside the file (a PDF's password): a few, short, checked like any text.
+  const fields: Record<string, string> = {};
   try {
-    for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
+    for await (const part of req.parts({
+      limits: { fileSize: maxBytes, files: 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES },
+    })) {
+      if (part.type === 'field') {
+        if (typeof part.value !== 'string' || part.valueTruncated)
+          throw new AppError('request.badMultipart', { details: { reason: `field ${part.fieldname}` } });
+        const fieldProblem = textProblem(part.value) ?? textProblem(part.fieldname);
+        if (fieldProblem)
+          throw new AppError(fieldProblem === 'nul' ? 'request.nulCharacter' : 'request.badUtf8', {
+            details: { where: 'field' },
+          });
+        fields[part.fieldname] = part.value;
+        continue;
+      }
       if (part.type !== 'file') continue;
       if (file) throw new AppError('file.tooMany');
       const problem = part.filename ? textProblem(part.filename) : null;
@@ -47,5 +65,5 @@ export async function readSingleFile(
     throw new AppError('request.badMultipart', { details: { reason: (err as Error).message }, cause: err });
   }
   if (!file) throw new AppError('file.required');
-  return file;
+  return { ...file, fields };
 }

@@ -51,8 +51,8 @@ export const TASKS = {
   },
 
   /** Page sizes of a PDF to sign, or its catalogued refusal. */
-  readPdfPages: async (input: { bytes: Uint8Array }) => {
-    return readPdfPages(input.bytes);
+  readPdfPages: async (input: { bytes: Uint8Array; password?: string }) => {
+    return readPdfPages(input.bytes, input.password);
   },
 
   /** An uploaded seal picture redrawn at the seal's own size (seal-image `fitPictureToSeal`). */

@@ -11,6 +11,7 @@ import { AppError } from '@openseal/core';
 import type { OfdLimits } from '@openseal/ofd';
 import type { PdfSignOptions, PdfSignResult, PdfVerifyReport, VerifyPdfOptions } from '@openseal/pdf';
 import type { TaskInput, TaskMessage, TaskName, TaskOutput, TaskResult } from './tasks';
+import type { PdfPages } from '../modules/signing/pdf-pages';
 import { fromWire, serveCallbacks, splitCallbacks, type Callbacks } from './wire';
 
 /** How long each kind of task may run once started. The libraries' own deadlines come first. */
@@ -39,8 +40,8 @@ export interface WorkPool {
   ): Promise<Omit<PdfSignResult, 'bytes'>>;
   /** Reads an OFD package's structure (throws `OfdError`); answers its page count. */
   readOfd(bytes: Uint8Array, limits?: OfdLimits): Promise<{ pages: number }>;
-  /** Page sizes of a PDF to sign (mm, as displayed), or its catalogued refusal. */
-  readPdfPages(bytes: Uint8Array): Promise<{ widthMm: number; heightMm: number }[]>;
+  /** Page sizes of a PDF to sign (mm, as displayed), or its catalogued refusal; `password` opens an encrypted one. */
+  readPdfPages(bytes: Uint8Array, password?: string): Promise<PdfPages>;
   /** An uploaded seal picture redrawn at the seal's size (seal-image `fitPictureToSeal`). */
   fitPictureToSeal(
     png: Uint8Array,
@@ -70,7 +71,7 @@ function workPoolApi(run: Runner): Omit<WorkPool, 'close'> {
       return run('signPdfFile', { inPath, outPath, options: data }, callbacks);
     },
     readOfd: (bytes, limits) => run('readOfd', limits ? { bytes, limits } : { bytes }),
-    readPdfPages: (bytes) => run('readPdfPages', { bytes }),
+    readPdfPages: (bytes, password) => run('readPdfPages', password ? { bytes, password } : { bytes }),
     async fitPictureToSeal(png, size, opts) {
       const out = await run('fitPictureToSeal', { png, size, maxPixels: opts.maxPixels });
       // A Buffer arrives from a worker as a plain Uint8Array.

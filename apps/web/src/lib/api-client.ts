@@ -201,9 +201,14 @@ export function apiUpload<T>(
   query: Record<string, QueryValue>,
   file: Blob,
   filename: string,
-  options: Omit<RequestOptions, 'method' | 'body' | 'query'> = {},
+  options: Omit<RequestOptions, 'method' | 'body' | 'query'> & {
+    /** Text fields sent beside the file (never in the address, which servers log). */
+    fields?: Record<string, string>;
+  } = {},
 ): Promise<T> {
+  const { fields, ...rest } = options;
   const form = new FormData();
+  for (const [name, value] of Object.entries(fields ?? {})) form.append(name, value);
   form.append('file', file, filename);
-  return apiRequest<T>(path, { ...options, method: 'POST', query, body: form });
+  return apiRequest<T>(path, { ...rest, method: 'POST', query, body: form });
 }

@@ -111,6 +111,12 @@ export const flowFile = z.object({
   signatures: z.number().int().describe('signatures this flow has added to the file'),
   /** Page sizes in millimetres as displayed (PDF only), for placing seals before the file is loaded. */
   pageSizes: z.array(z.object({ widthMm: z.number(), heightMm: z.number() })).nullable(),
+  password: z
+    .string()
+    .nullable()
+    .describe(
+      "the password its uploader gave for a password-protected PDF, for the participants' viewers; null otherwise",
+    ),
 });
 
 export const flowSigner = z.object({

@@ -20,6 +20,7 @@ export async function insertFileObject(
     purpose: string;
     ownerPersonId: string | null;
     ownerOrgId: string | null;
+    passwordSealed?: Uint8Array | null;
   },
 ): Promise<void> {
   await db
@@ -31,6 +32,7 @@ export async function insertFileObject(
       purpose: o.purpose,
       owner_person_id: o.ownerPersonId,
       owner_org_id: o.ownerOrgId,
+      password_sealed: o.passwordSealed ?? null,
     })
     .execute();
 }
@@ -46,6 +48,7 @@ export async function findFileObject(db: Db, key: string) {
       'o.purpose',
       'o.owner_person_id',
       'o.owner_org_id',
+      'o.password_sealed',
       'f.size',
       'f.content_type',
     ])

@@ -35,14 +35,19 @@ export default async function filesRoutes(app: FastifyInstance, opts: { files: F
       async (req) => {
         const ctx = req.requireAuth();
         const purpose = req.query.purpose;
-        const file = await readSingleFile(req, files.maxBytes(purpose));
-        return ok(await files.upload(app.db, ctx, { ...file, purpose }), req.lang);
+        const { bytes, fileName, fields } = await readSingleFile(req, files.maxBytes(purpose));
+        // A PDF to sign may come with its password (a form field, never the address: addresses are logged).
+        const password = purpose === 'sign' && fields.password ? fields.password : undefined;
+        return ok(
+          await files.upload(app.db, ctx, { bytes, fileName, purpose, ...(password ? { password } : {}) }),
+          req.lang,
+        );
       },
     );
   uploadRoute(
     '/v1/file/uploadInside',
     INSIDE,
-    'Upload one document (material: doc/docx/pdf/jpg/png ≤ 10 MB; sign: pdf/ofd; verify: pdf ≤ 3 MB)',
+    'Upload one document (material: doc/docx/pdf/jpg/png ≤ 10 MB; sign: pdf/ofd, with a form field `password` for a password-protected PDF, kept sealed; verify: pdf ≤ 3 MB)',
   );
   uploadRoute(
     '/v1/file/uploadPic',

@@ -2,7 +2,7 @@ import { AppError, LIMITS } from '@openseal/core';
 import { hasOrgPermission } from '../../lib/permissions';
 import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
-import { hmac, safeEqual } from '../../lib/secrets';
+import { hmac, openSecret, safeEqual, sealSecret } from '../../lib/secrets';
 import type { AuthContext } from '../session/session.service';
 import type { WorkPool } from '../../workers/work-pool';
 import type { UploadKind } from './file-check';
@@ -63,6 +63,9 @@ function holderText(h: FileHolder): string {
 }
 
 const ID = /^[0-9A-Za-z_-]{1,64}$/;
+
+/** The purpose a PDF's password is sealed under (lib/secrets `sealSecret`). */
+const PDF_PASSWORD = 'pdf-password';
 
 export function createFilesService(deps: FilesDeps) {
   /** Spec section 5 upload rules, by purpose. */
@@ -135,6 +138,8 @@ export function createFilesService(deps: FilesDeps) {
       purpose: UploadPurpose;
       ownerPersonId: string | null;
       ownerOrgId: string | null;
+      /** The password of an encrypted PDF to sign (kept sealed when the file needs it). */
+      password?: string;
     },
   ) {
     const rule = RULES[input.purpose];
@@ -148,7 +153,10 @@ export function createFilesService(deps: FilesDeps) {
     });
     // A PDF to sign whose encryption stops the platform (a user password, permissions that forbid
     // filling in forms, a handler it cannot write) is refused before it is stored.
-    if (input.purpose === 'sign' && checked.kind === 'pdf') await deps.work.readPdfPages(input.bytes);
+    const opened =
+      input.purpose === 'sign' && checked.kind === 'pdf'
+        ? await deps.work.readPdfPages(input.bytes, input.password)
+        : null;
     if (rule.exactPx && (checked.width !== rule.exactPx || checked.height !== rule.exactPx)) {
       throw new AppError('file.imageSize', {
         details: {
@@ -169,6 +177,10 @@ export function createFilesService(deps: FilesDeps) {
         purpose: input.purpose,
         ownerPersonId: input.ownerPersonId,
         ownerOrgId: input.ownerOrgId,
+        passwordSealed:
+          opened?.locked && input.password
+            ? sealSecret(deps.secret, PDF_PASSWORD, key, input.password)
+            : null,
       });
     });
     return { fileKey: key, fileName, size: input.bytes.length, contentType: checked.contentType, sha256 };
@@ -178,8 +190,18 @@ export function createFilesService(deps: FilesDeps) {
     rules: RULES,
     maxBytes: (purpose: UploadPurpose) => RULES[purpose].maxBytes,
 
-    upload: (db: Db, ctx: AuthContext, input: { bytes: Buffer; fileName: string; purpose: UploadPurpose }) =>
-      store(db, { ...input, ownerPersonId: ctx.personId, ownerOrgId: ctx.organizationId }),
+    upload: (
+      db: Db,
+      ctx: AuthContext,
+      input: { bytes: Buffer; fileName: string; purpose: UploadPurpose; password?: string },
+    ) => store(db, { ...input, ownerPersonId: ctx.personId, ownerOrgId: ctx.organizationId }),
+
+    /** The password a signing upload was given, opened (null when it needed none). */
+    passwordOf(file: { key: string; password_sealed: Uint8Array | null }): string | null {
+      return file.password_sealed
+        ? openSecret(deps.secret, PDF_PASSWORD, file.key, file.password_sealed)
+        : null;
+    },
 
     /** Files the platform itself owns (logos, banners); readable by anyone through config. */
     storeSystemFile: (db: Db, input: { bytes: Buffer; fileName: string; purpose: UploadPurpose }) =>

@@ -39,6 +39,7 @@ interface FileDraft {
   current_size: number;
   pages: number | null;
   page_sizes: string | null;
+  password_sealed: Uint8Array | null;
 }
 
 export function createFlowCreation(deps: FlowsDeps, core: FlowCore) {
@@ -72,7 +73,10 @@ export function createFlowCreation(deps: FlowsDeps, core: FlowCore) {
             : null;
       if (!format) throw new AppError('sign.fileFormat');
       // Both read in the worker pool (pdf-pages.ts holds the PDF reading).
-      const pageSizes = format === 'pdf' ? await deps.work.readPdfPages(stored.bytes) : null;
+      // A password-protected PDF opens with the password its upload was given (kept sealed).
+      const password = format === 'pdf' ? files.passwordOf(stored.file) : null;
+      const pageSizes =
+        format === 'pdf' ? (await deps.work.readPdfPages(stored.bytes, password ?? undefined)).pages : null;
       const ofdPages = format === 'ofd' ? await readOfdPageCount(deps.work, stored.bytes) : null;
       fileRows.push({
         id: newId('sff'),
@@ -87,6 +91,7 @@ export function createFlowCreation(deps: FlowsDeps, core: FlowCore) {
         current_size: stored.bytes.length,
         pages: pageSizes?.length ?? ofdPages,
         page_sizes: pageSizes ? JSON.stringify(pageSizes) : null,
+        password_sealed: password ? stored.file.password_sealed : null,
       });
     }
     if (!fileRows.some((f) => f.role === 'contract')) throw new AppError('sign.contractRequired');

@@ -174,6 +174,10 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
   }
 
   /** What the signer needs of a seal's certificate, read with the seal (none: the signer reads it). */
+  /** The password of a flow file's upload, when it needed one (sealed under the upload's key). */
+  const pdfPasswordOf = (file: repo.FlowFileRow): string | null =>
+    files.passwordOf({ key: file.original_file_key, password_sealed: file.password_sealed });
+
   const certificateOf = (s: repo.SealForSigning): SignerCertificate | undefined =>
     s.cert_der && s.cert_status && s.cert_not_before && s.cert_not_after
       ? {
@@ -203,6 +207,8 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
       const mine = placements.filter((p) => p.fileId === file.id);
       if (mine.length === 0) continue;
       const steps: Step[] = [];
+      // A password-protected file is opened with its upload's password; the update is encrypted with its key.
+      const password = pdfPasswordOf(file);
       for (const p of mine) {
         const seal = p.kind === 'signature' ? seals.signature! : seals.seal!;
         const png = await imageOf(db, seal);
@@ -220,6 +226,7 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
               ? { ridingSeam: { png, y: p.y, ...size, ...(p.pages ? { pages: p.pages } : {}) } }
               : { appearance: { png, page: p.page, x: p.x, y: p.y, ...size } }),
             skipEvidence: true,
+            ...(password ? { password } : {}),
           },
         });
       }

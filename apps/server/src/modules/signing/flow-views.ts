@@ -55,7 +55,7 @@ function actionsOf(p: Participation): z.infer<typeof contracts.flowAction>[] {
 
 export async function detailOf(
   db: Db,
-  files: Pick<FilesService, 'urlThrough'>,
+  files: Pick<FilesService, 'urlThrough' | 'passwordOf'>,
   p: Participation,
 ): Promise<contracts.FlowDetail> {
   const [flowFiles, approvals] = await Promise.all([
@@ -83,6 +83,8 @@ export async function detailOf(
       currentSha256: f.current_sha256,
       signatures: f.signatures,
       pageSizes: (f.page_sizes as { widthMm: number; heightMm: number }[] | null) ?? null,
+      // Whoever sees the flow sees its files: a password-protected one is opened in their viewer with it.
+      password: files.passwordOf({ key: f.original_file_key, password_sealed: f.password_sealed }),
     })),
     signers: p.tasks.map((t) => ({
       taskId: t.id,

@@ -13,20 +13,31 @@ import {
 } from '@openseal/pdf';
 import { pdfErrorToAppError } from './pdf-signing';
 
+export interface PdfPages {
+  pages: { widthMm: number; heightMm: number }[];
+  /** True when the file is encrypted and was opened with the password given (which signing needs again). */
+  locked: boolean;
+}
+
 /** Page sizes in millimetres as displayed, or the catalogued refusal of a PDF we cannot sign
  * (among them an encrypted one whose password or permissions stop the platform). */
-export function readPdfPages(bytes: Uint8Array): { widthMm: number; heightMm: number }[] {
+export function readPdfPages(bytes: Uint8Array, password?: string): PdfPages {
   try {
-    const doc = openPdf(bufferSource(bytes), { limits: { deadlineMs: 10_000 } });
-    // Encrypted files are signed when the empty user password opens them and their permissions allow it.
-    checkSigningAllowed(doc);
-    return doc.pages().map((p) => {
+    const doc = openPdf(bufferSource(bytes), {
+      limits: { deadlineMs: 10_000 },
+      ...(password ? { password } : {}),
+    });
+    // Encrypted files are signed when the empty or the given password opens them and their permissions
+    // allow it (the owner password lifts the permissions).
+    checkSigningAllowed(doc, Boolean(password));
+    const pages = doc.pages().map((p) => {
       const [w, h] = displaySize(pageFrame(p));
       return {
         widthMm: Math.round((w / PT_PER_MM) * 100) / 100,
         heightMm: Math.round((h / PT_PER_MM) * 100) / 100,
       };
     });
+    return { pages, locked: Boolean(password) && doc.encrypted };
   } catch (err) {
     if (err instanceof PdfError) throw pdfErrorToAppError(err);
     throw err;

@@ -48,6 +48,8 @@ export interface PdfViewerProps {
   testId?: string;
   /** Zoom beyond fit-to-width: by pinching on a touch screen, and with zoom buttons. */
   zoomable?: boolean;
+  /** The password of a password-protected PDF (user or owner). */
+  password?: string | null;
 }
 
 export type PdfLoadErrorKind = 'encrypted' | 'invalid' | 'failed';
@@ -84,6 +86,7 @@ export function PdfViewer({
   onError,
   testId = 'pdf-viewer',
   zoomable = false,
+  password = null,
 }: PdfViewerProps) {
   const { t } = useTranslation();
   const container = useRef<HTMLDivElement>(null);
@@ -111,6 +114,7 @@ export function PdfViewer({
         const task = pdfjs.getDocument({
           // pdf.js takes the buffer over; a copy keeps the caller's bytes usable.
           ...(typeof key === 'string' ? { url: key } : { data: key.slice() }),
+          ...(password ? { password } : {}),
           isEvalSupported: false,
         });
         destroyTask = () => task.destroy();
@@ -136,7 +140,7 @@ export function PdfViewer({
       live = false;
       void (opened ? opened.destroy() : destroyTask?.());
     };
-  }, [key]);
+  }, [key, password]);
 
   const available = Math.min(maxWidth, Math.max(0, width - 16));
   return (

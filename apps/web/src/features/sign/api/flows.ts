@@ -27,8 +27,15 @@ import { ADDRESS_REFRESH_MS } from '../../../lib/query-client';
  */
 export const SIGN_KEY = [SESSION_QUERY_PREFIX, 'sign'] as const;
 
-export function uploadSignFile(file: File) {
-  return apiUpload<UploadedFile>('/v1/file/uploadInside', { purpose: 'sign' }, file, file.name);
+/** Stores a file to sign; a password-protected PDF goes with its password (kept sealed by the server). */
+export function uploadSignFile(file: File, password?: string) {
+  return apiUpload<UploadedFile>(
+    '/v1/file/uploadInside',
+    { purpose: 'sign' },
+    file,
+    file.name,
+    password ? { fields: { password } } : {},
+  );
 }
 
 export function createFlow(request: CreateFlowRequest) {

@@ -87,6 +87,7 @@ export function FlowFileView({
       ) : (
         <PdfViewer
           source={{ data: bytes.data }}
+          password={file.password}
           maxWidth={820}
           zoomable
           testId="flow-file-viewer"

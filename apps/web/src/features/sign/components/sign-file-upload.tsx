@@ -1,9 +1,12 @@
 import { DeleteOutlined, FileOutlined, InboxOutlined } from '@ant-design/icons';
 import { Button, List, Radio, Tag, Typography, Upload } from 'antd';
+import { entryForKey } from '@openseal/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { handleApiError } from '../../../lib/api-error-handler';
+import { isApiError } from '../../../lib/api-client';
 import { toastError } from '../../../lib/feedback';
+import { askPdfPassword } from './pdf-password-dialog';
 import { uploadSignFile } from '../api/flows';
 import {
   formatBytes,
@@ -14,6 +17,9 @@ import {
   type FileRole,
   type PickedFile,
 } from '../model/upload-rules';
+
+const PASSWORD_REQUIRED = entryForKey('pdf.passwordRequired').code;
+const PASSWORD_WRONG = entryForKey('pdf.passwordWrong').code;
 
 /**
  * Step 1 of quick sign: drag or pick pdf and ofd files. Each is judged by its bytes, hashed (SHA-256,
@@ -56,10 +62,12 @@ export function SignFileUpload({
       current.current = [...current.current, picked];
       onChange(current.current);
       try {
-        const stored = await uploadSignFile(file);
-        current.current = current.current.map((f) =>
-          f.uid === picked.uid ? { ...f, fileKey: stored.fileKey } : f,
-        );
+        const stored = await storeWithPassword(file);
+        if (stored) {
+          current.current = current.current.map((f) =>
+            f.uid === picked.uid ? { ...f, fileKey: stored.fileKey } : f,
+          );
+        } else current.current = current.current.filter((f) => f.uid !== picked.uid);
       } catch (error) {
         // The server's reason (size limit, content) is the message shown; the file leaves the list.
         current.current = current.current.filter((f) => f.uid !== picked.uid);
@@ -68,6 +76,25 @@ export function SignFileUpload({
       onChange(current.current);
     } finally {
       setBusy((n) => n - 1);
+    }
+  };
+
+  /**
+   * Stores the file; a password-protected PDF asks for its password until the server opens it with it,
+   * or the user leaves the file out (null).
+   */
+  const storeWithPassword = async (file: File) => {
+    let password: string | undefined;
+    for (;;) {
+      try {
+        return await uploadSignFile(file, password);
+      } catch (error) {
+        const code = isApiError(error) ? error.code : null;
+        if (code !== PASSWORD_REQUIRED && code !== PASSWORD_WRONG) throw error;
+        const given = await askPdfPassword({ fileName: file.name, wrong: code === PASSWORD_WRONG, t });
+        if (given === null) return null;
+        password = given;
+      }
     }
   };
 

@@ -39,6 +39,14 @@ export const zhCN = {
     stored: '已上传',
     uploading: '上传中…',
     remove: '移除',
+    password: {
+      title: '“{{name}}”受密码保护',
+      hint: '输入打开密码（或所有者密码）后签署。密码加密保存，仅用于签署本文件，并供签署各方查看文件。',
+      label: 'PDF 密码',
+      wrong: '密码错误，请重新输入',
+      submit: '确定',
+      cancel: '不上传此文件',
+    },
     refusal: {
       tooMany: '最多上传 {{max}} 个文件',
       format: '“{{name}}”文件格式错误，仅支持 pdf、ofd',
@@ -130,6 +138,14 @@ export const en: typeof zhCN = {
     stored: 'Uploaded',
     uploading: 'Uploading…',
     remove: 'Remove',
+    password: {
+      title: '“{{name}}” is protected by a password',
+      hint: 'Enter its open password (or the owner password) to sign it. The password is kept encrypted, used only to sign this file, and lets the parties to the signing view it.',
+      label: 'PDF password',
+      wrong: 'Wrong password; try again',
+      submit: 'OK',
+      cancel: 'Leave this file out',
+    },
     refusal: {
       tooMany: 'Up to {{max}} files',
       format: '“{{name}}” is not a pdf or ofd file',
