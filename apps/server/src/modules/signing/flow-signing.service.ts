@@ -201,6 +201,8 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
     placements: Placement[],
     seals: { seal?: repo.SealForSigning; signature?: repo.SealForSigning },
     signerName: string,
+    /** Other signers of the flow still to sign after this one. */
+    othersFollow: boolean,
   ): Promise<Built[]> {
     const built: Built[] = [];
     for (const file of flowFiles) {
@@ -209,7 +211,7 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
       const steps: Step[] = [];
       // A password-protected file is opened with its upload's password; the update is encrypted with its key.
       const password = pdfPasswordOf(file);
-      for (const p of mine) {
+      for (const [i, p] of mine.entries()) {
         const seal = p.kind === 'signature' ? seals.signature! : seals.seal!;
         const png = await imageOf(db, seal);
         const size = { width: seal.width_mm, height: seal.height_mm };
@@ -226,6 +228,7 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
               ? { ridingSeam: { png, y: p.y, ...size, ...(p.pages ? { pages: p.pages } : {}) } }
               : { appearance: { png, page: p.page, x: p.x, y: p.y, ...size } }),
             skipEvidence: true,
+            moreToFollow: othersFollow || i < mine.length - 1,
             ...(password ? { password } : {}),
           },
         });
@@ -342,7 +345,17 @@ export function createFlowSigning(deps: FlowsDeps, core: FlowCore) {
 
       const act = { p, task, input, seal, signature, mode, me: p.viewer.name };
       for (let attempt = 1; ; attempt++) {
-        const built = await buildSignatures(db, flowFiles, placements, { seal, signature }, act.me);
+        const othersFollow = p.tasks.some(
+          (t) => t.id !== task.id && !['signed', 'refused', 'closed'].includes(t.status),
+        );
+        const built = await buildSignatures(
+          db,
+          flowFiles,
+          placements,
+          { seal, signature },
+          act.me,
+          othersFollow,
+        );
         const result = await record(db, ctx, act, built).catch((err: unknown) => {
           if (err instanceof AppError && err.key === 'sign.fileChanged' && attempt < SIGN_ATTEMPTS)
             return null;

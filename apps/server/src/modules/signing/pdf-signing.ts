@@ -38,6 +38,11 @@ export interface SignRequest {
   skipEvidence?: boolean;
   /** Password of an encrypted PDF (user or owner); without it the empty user password is tried. */
   password?: string;
+  /**
+   * More signatures will follow on this file (another placement, another signer): a certification at
+   * P=1, which forbids every later change, would refuse them, so the first signature certifies at P=2.
+   */
+  moreToFollow?: boolean;
 }
 
 export interface SignFileRequest extends SignRequest {
@@ -81,7 +86,8 @@ export function createPdfSigning(deps: {
   work: Pick<WorkPool, 'signPdfFile'>;
   /**
    * DocMDP level of the platform's first signature on an unsigned file (PDF_CERTIFY_LEVEL, default 2:
-   * form filling and signing stay open); later signatures approve. 0: never certify.
+   * form filling and signing stay open); later signatures approve. 0: never certify. 1 (no change at
+   * all afterwards) only where no other signature follows (see SignRequest.moreToFollow), else 2.
    */
   certifyLevel?: 0 | 1 | 2 | 3;
 }) {
@@ -125,7 +131,7 @@ export function createPdfSigning(deps: {
         ridingSeam: req.ridingSeam,
         certify: req.certify,
         ...(req.certify === undefined && certifyLevel > 0
-          ? { certifyIfFirst: certifyLevel as 1 | 2 | 3 }
+          ? { certifyIfFirst: certifyLevel === 1 && req.moreToFollow ? 2 : certifyLevel }
           : {}),
         dss,
         ...(req.password ? { password: req.password } : {}),
