@@ -1,6 +1,8 @@
 /**
  * `openseal` command line: start, migrate, seed, sign, verify, evidence verify, version.
- * Exit codes: 0 done, 1 failed (or, for verify, not valid), 2 unusable input.
+ * Exit codes: 0 done, 1 failed, 2 unusable input. `verify` has one per verdict: 0 every signature
+ * valid, 1 a signature invalid (or none at all), 2 unusable input, 3 none invalid but at least one
+ * indeterminate (intact, its signer not confirmed).
  * Part of the server app: each command imports the server code it needs only when it runs (`start`
  * listens as soon as the server module is imported), so `help` answers without loading the server.
  */
