@@ -119,7 +119,10 @@ describe.each(DIALECTS)('verdicts of POST /v1/signFile/verify/pdf [%s]', (dialec
   it('a self-signed certificate named like a company seal: indeterminate, never valid, with catalogued reasons', async () => {
     const zh = await verify(forged, 'zh-CN');
     const en = await verify(forged, 'en');
-    for (const { data } of [zh, en]) {
+    for (const [lang, { data }] of [
+      ['zh-CN', zh],
+      ['en', en],
+    ] as const) {
       expect(data.verdict).toBe('indeterminate');
       expect(data.signatures).toHaveLength(1);
       const sig = data.signatures[0]!;
@@ -141,7 +144,8 @@ describe.each(DIALECTS)('verdicts of POST /v1/signFile/verify/pdf [%s]', (dialec
         { code: 'chain.selfSigned', severity: 'indeterminate', params: { subject: FORGED_SUBJECT } },
       ]);
       expect(sig.findings.map((f) => f.code)).toContain('timestamp.none');
-      expect(sig.reasons).toEqual([verifyReasonText('chain.selfSigned', 'en', { subject: FORGED_SUBJECT })]);
+      // The reasons are written in the language asked.
+      expect(sig.reasons).toEqual([verifyReasonText('chain.selfSigned', lang, { subject: FORGED_SUBJECT })]);
       expect(data.findings).toEqual([
         {
           code: 'document.signatureIndeterminate',
@@ -150,9 +154,16 @@ describe.each(DIALECTS)('verdicts of POST /v1/signFile/verify/pdf [%s]', (dialec
         },
       ]);
     }
-    // The verdict and reasons do not depend on the language asked; the envelope's message does.
-    const strip = (d: typeof zh.data) => ({ ...d, verifiedAt: '', reportId: '', evidenceIndex: 0 });
+    // The verdict and findings do not depend on the language asked; the reasons' text and the message do.
+    const strip = (d: typeof zh.data) => ({
+      ...d,
+      verifiedAt: '',
+      reportId: '',
+      evidenceIndex: 0,
+      signatures: d.signatures.map((x) => ({ ...x, reasons: [] })),
+    });
     expect(strip(en.data)).toEqual(strip(zh.data));
+    expect(zh.data.signatures[0]!.reasons[0]).toMatch(/[\u4e00-\u9fff]/);
     expect(zh.message).not.toBe(en.message);
 
     // Each reason code is catalogued in both languages, its parameters filled in.
@@ -230,7 +241,7 @@ describe.each(DIALECTS)('verdicts of POST /v1/signFile/verify/pdf [%s]', (dialec
           byteRange: sig.byteRange,
         });
         expect(s.findings[0]).toEqual({ code: 'integrity.hashMismatch', severity: 'invalid' });
-        expect(s.reasons[0]).toBe(verifyReasonText('integrity.hashMismatch', 'en'));
+        expect(s.reasons[0]).toBe(verifyReasonText('integrity.hashMismatch', lang));
         expect(data.findings).toContainEqual({
           code: 'document.signatureInvalid',
           severity: 'invalid',

@@ -131,7 +131,7 @@ export function createPdfSigning(deps: {
         ridingSeam: req.ridingSeam,
         certify: req.certify,
         ...(req.certify === undefined && certifyLevel > 0
-          ? { certifyIfFirst: certifyLevel === 1 && req.moreToFollow ? 2 : certifyLevel }
+          ? { certifyIfFirst: (certifyLevel === 1 && req.moreToFollow ? 2 : certifyLevel) as 1 | 2 | 3 }
           : {}),
         dss,
         ...(req.password ? { password: req.password } : {}),

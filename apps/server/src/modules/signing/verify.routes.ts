@@ -1,7 +1,14 @@
 import type {} from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError, LIMITS, contracts as c } from '@openseal/core';
+import {
+  AppError,
+  LIMITS,
+  contracts as c,
+  verifyReasonText,
+  type Language,
+  type VerifyFinding,
+} from '@openseal/core';
 import type { Admission } from '../../lib/admission';
 import { ok } from '../../lib/reply';
 import { readSingleFile } from '../../lib/multipart';
@@ -55,7 +62,7 @@ export default async function verifyRoutes(
         if (file.bytes.length > maxBytes) throw new AppError('file.tooLarge', { details: { maxBytes } });
         await checkUpload(file.bytes, ['pdf'], { work: app.work, maxPixels: LIMITS.imageMaxPixels });
         const actor = req.auth ? req.auth.personId : 'anonymous';
-        return ok(await opts.verify.verifyUpload(app.db, { ...file, actor }), req.lang);
+        return ok(inLanguage(await opts.verify.verifyUpload(app.db, { ...file, actor }), req.lang), req.lang);
       } finally {
         leave();
       }
@@ -74,7 +81,8 @@ export default async function verifyRoutes(
         response: responses(c.pdfVerifyResponse),
       },
     },
-    async (req) => ok(await opts.verify.getReport(app.db, req.params.reportId), req.lang),
+    async (req) =>
+      ok(inLanguage(await opts.verify.getReport(app.db, req.params.reportId), req.lang), req.lang),
   );
 
   r.get(
@@ -104,4 +112,23 @@ export default async function verifyRoutes(
         .send(Buffer.from(pdf));
     },
   );
+}
+
+/**
+ * The signatures' reasons in the asker's language: each is the catalogued text of a decisive finding
+ * (the report keeps the codes and parameters; the verifier writes them in English).
+ */
+function inLanguage<R extends { signatures: { findings: VerifyFinding[]; reasons: string[] }[] }>(
+  report: R,
+  lang: Language,
+): R {
+  return {
+    ...report,
+    signatures: report.signatures.map((sig) => ({
+      ...sig,
+      reasons: sig.findings
+        .filter((f) => f.severity !== 'info')
+        .map((f) => verifyReasonText(f.code, lang, f.params)),
+    })),
+  };
 }
