@@ -2,7 +2,7 @@
  * PDF_CERTIFY_LEVEL: the platform's first signature on an unsigned PDF is a certification with that
  * DocMDP level (P=1 no changes, 2 form filling and signing, 3 also annotations); 0 or `off` never
  * certifies. Signed through the quick-sign API, read back by the verifier and from the file's own bytes.
- * Under P=1 the platform refuses to sign the file again (12003 pdf.certifiedNoChanges); a first signature
+ * A file certified at P=1 is refused at upload (12003 pdf.certifiedNoChanges); a first signature
  * that more will follow (another placement, another signer) certifies at P=2 instead.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { verifyPdf, openPdf, type PdfVerifyReport } from '@openseal/pdf';
 import { startTestApp, type TestApp } from './harness';
 import { sealFixtures, type OrgFixture } from './seals-fixtures';
 import { signFixtures } from './sign-fixtures';
-import { tinyPdf } from './upload-fixtures';
+import { multipart, tinyPdf } from './upload-fixtures';
 import { makePdf } from '../../../packages/pdf/src/test-pdf';
 
 /** The DocMDP level the file's catalog /Perms names, read from the bytes: /Perms /DocMDP → /Reference → /P. */
@@ -105,23 +105,27 @@ describe.each([
 
   it(
     level === 1
-      ? 'refuses to sign the P=1 certified file again: 12003, the flow left to sign'
+      ? 'refuses the P=1 certified file at upload, before anyone prepares to sign it: 12003'
       : 'signs the file again as an approval; the first signature keeps its level and stays valid',
     async () => {
       const once = (await quickSign(tinyPdf('Signed twice'))).bytes;
-      const again = await quickSign(once);
       if (level === 1) {
-        expect([again.res.status, again.res.body.code]).toEqual([409, 12003]);
-        expect(again.res.body.message).toBe('该文件已被认证签名锁定，不允许再签署');
-        // Nothing was written: the flow's file is still the certified one, its signature intact.
-        expect(again.bytes.equals(once)).toBe(true);
-        const detail = await f.get(`/v1/sign/flow/${again.flow.flowId}`, a.admin);
-        expect(detail.body.data.status).toBe('pendingSign');
-        const report = await check(again.bytes);
+        const { body, contentType } = multipart([
+          { name: 'certified.pdf', bytes: once, type: 'application/pdf' },
+        ]);
+        const refused = await t.call('POST', '/v1/file/uploadInside?purpose=sign', {
+          token: a.admin,
+          body,
+          headers: { 'content-type': contentType },
+        });
+        expect([refused.status, refused.body.code]).toEqual([409, 12003]);
+        expect(refused.body.message).toBe('该文件已被认证签名锁定，不允许再签署');
+        const report = await check(once);
         expect(report.signatures.map((x) => [x.kind, x.docMdp, x.verdict])).toEqual([
           ['certification', 1, 'valid'],
         ]);
       } else {
+        const again = await quickSign(once);
         expect(again.res.body.code, JSON.stringify(again.res.body)).toBe(0);
         const report = await check(again.bytes);
         expect(report.verdict).toBe('valid');

@@ -1,4 +1,5 @@
 export {
+  checkDocumentSignable,
   signPdf,
   signPdfFile,
   WHOLE_FILE_MAX_BYTES,

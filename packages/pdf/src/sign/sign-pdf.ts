@@ -304,15 +304,24 @@ interface Plan {
   hexLength: number;
 }
 
-function checkSignable(doc: PdfDocument, options: PdfSignOptions): void {
-  checkSigningAllowed(doc, Boolean(options.password));
-  const level = docMdpLevel(doc);
-  if (level === 1) {
+/**
+ * Throws unless `doc` may take another signature: its encryption and permissions allow it (see
+ * checkSigningAllowed) and no certification forbids every change (DocMDP P=1). A platform checks this
+ * when a file is uploaded, before anyone prepares to sign it.
+ */
+export function checkDocumentSignable(doc: PdfDocument, passwordGiven = false): void {
+  checkSigningAllowed(doc, passwordGiven);
+  if (docMdpLevel(doc) === 1) {
     throw new PdfError(
       'certified',
       'the document is certified with no changes allowed: the certifier forbade changes',
     );
   }
+}
+
+function checkSignable(doc: PdfDocument, options: PdfSignOptions): void {
+  checkDocumentSignable(doc, Boolean(options.password));
+  const level = docMdpLevel(doc);
   if (options.certify !== undefined) {
     if (![1, 2, 3].includes(options.certify)) throw new PdfError('unsupported', 'certify must be 1, 2 or 3');
     if (level !== undefined || signedFields(doc).length > 0) {

@@ -4,7 +4,7 @@
  */
 import {
   bufferSource,
-  checkSigningAllowed,
+  checkDocumentSignable,
   displaySize,
   openPdf,
   pageFrame,
@@ -28,8 +28,9 @@ export function readPdfPages(bytes: Uint8Array, password?: string): PdfPages {
       ...(password ? { password } : {}),
     });
     // Encrypted files are signed when the empty or the given password opens them and their permissions
-    // allow it (the owner password lifts the permissions).
-    checkSigningAllowed(doc, Boolean(password));
+    // allow it (the owner password lifts the permissions); a file certified with no changes allowed is
+    // refused here, before anyone prepares to sign it.
+    checkDocumentSignable(doc, Boolean(password));
     const pages = doc.pages().map((p) => {
       const [w, h] = displaySize(pageFrame(p));
       return {
