@@ -110,7 +110,7 @@ const DEFAULT_CONFIG: Array<{ code: string; value: string; isPublic: boolean }> 
     isPublic: true,
   },
   { code: 'MINOR_CONFIG', value: '[]', isPublic: true },
-  { code: 'HELP_DOC_URL', value: '/docs', isPublic: true },
+  { code: 'HELP_DOC_URL', value: '/help', isPublic: true },
   { code: 'DATA_BOARD_ENABLED', value: 'false', isPublic: true },
   { code: 'DEFAULT_LOGIN', value: 'platform', isPublic: true },
   { code: 'REALNAME_WAY', value: 'platform', isPublic: true },

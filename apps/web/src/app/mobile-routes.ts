@@ -71,6 +71,7 @@ export const MOBILE_ROUTES: readonly MobileRoute[] = [
   ),
   m('/willAuthPage', { desktop: 'willAuthPage' }, { needLogin: false, bare: true }),
   m('/invalidDynamicRecord', { desktop: 'invalidDynamicRecord' }, { needLogin: false }),
+  m('/help', { desktop: 'help' }, { needLogin: false }),
   ...SEAL_FLOW_PATHS.map((p) =>
     m(p, { desktop: p === '/getSealFlow' ? 'getSealFlow' : 'sealFlowResult' }, { bare: true }),
   ),

@@ -6,6 +6,7 @@ import type { PageKey } from './route-table';
 /** One lazily loaded chunk per page (spec section 9: split by route). */
 export const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>>> = {
   pageTest: lazyPage(() => import('./pages/page-test-page').then((m) => m.PageTestPage)),
+  help: lazyPage(() => import('../features/help/pages/help-page').then((m) => m.HelpPage)),
   invalidDynamicRecord: lazyPage(() =>
     import('./pages/invalid-dynamic-record-page').then((m) => m.InvalidDynamicRecordPage),
   ),

@@ -70,7 +70,8 @@ export type PageKey =
   | 'verifySign'
   | 'verifyContractResult'
   | 'invalidDynamicRecord'
-  | 'pageTest';
+  | 'pageTest'
+  | 'help';
 
 export type SectionKey = 'userCenter' | 'sealService' | 'signService' | 'devCenter' | 'serviceCenter';
 
@@ -178,6 +179,8 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   { path: '/govLogin', meta: { hideKf: true } },
   { path: '/haiNanSSO', meta: { hideKf: true } },
   { path: '/pageTest', page: 'pageTest' },
+  // The user guide ("帮助文档", HELP_DOC_URL): not a route of the specification, which only names the link.
+  { path: '/help', page: 'help', meta: { hasH5: true } },
   { path: '/invalidDynamicRecord', page: 'invalidDynamicRecord', meta: { hasH5: true } },
   { path: '/getSealFlow', page: 'getSealFlow', meta: SEAL_FLOW },
   { path: '/noGetSealAuthResult', page: 'sealFlowResult', meta: SEAL_FLOW },

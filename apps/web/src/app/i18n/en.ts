@@ -191,6 +191,9 @@ export const en: Messages = {
     enter: 'Open',
     announcementTitle: 'Announcement',
   },
+  help: {
+    chapters: 'Chapters',
+  },
   footer: {
     copyright: '© {{year}} {{name}}. All rights reserved.',
     help: 'Help',

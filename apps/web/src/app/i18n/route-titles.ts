@@ -30,6 +30,7 @@ export const ROUTE_TITLES: Record<string, readonly [string, string]> = {
   govLogin: ['政务登录', 'Government login'],
   haiNanSSO: ['单点登录', 'Single sign-on'],
   pageTest: ['部署自检', 'Deployment self-check'],
+  help: ['帮助文档', 'User guide'],
   invalidDynamicRecord: ['页面已失效', 'Page no longer available'],
   getSealFlow: ['领取印章', 'Claim a seal'],
   noGetSealAuthResult: ['领章授权结果', 'Claim authorisation result'],

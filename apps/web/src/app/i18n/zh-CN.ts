@@ -177,6 +177,9 @@ export const zhCN = {
     enter: '进入',
     announcementTitle: '平台公告',
   },
+  help: {
+    chapters: '目录',
+  },
   footer: {
     copyright: '© {{year}} {{name}} 版权所有',
     help: '帮助文档',

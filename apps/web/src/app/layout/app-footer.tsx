@@ -1,5 +1,6 @@
 import { Layout } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DocLink } from '../../components/doc-link';
 import { Link } from 'react-router';
 import { useSystemConfig } from '../../hooks/use-system-config';
 import { DefaultEmblem } from './brand';
@@ -16,11 +17,7 @@ export function AppFooter() {
           <span>{name}</span>
         </div>
         <nav className="os-footer__links">
-          {config.helpDocUrl ? (
-            <a href={config.helpDocUrl} target="_blank" rel="noreferrer">
-              {t('footer.help')}
-            </a>
-          ) : null}
+          {config.helpDocUrl ? <DocLink url={config.helpDocUrl}>{t('footer.help')}</DocLink> : null}
           <Link to="/openPlatform">{t('footer.openPlatform')}</Link>
           <Link to="/verifySign">{t('footer.verify')}</Link>
         </nav>

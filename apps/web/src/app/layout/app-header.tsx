@@ -2,6 +2,7 @@ import { BarChartOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DocLink } from '../../components/doc-link';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { identityOf, isSpaceRealNamed, useAccountInfo } from '../../hooks/use-session';
 import { useSystemConfig } from '../../hooks/use-system-config';
@@ -93,16 +94,14 @@ export function AppHeader({ activeTab }: { activeTab: NavKey | null }) {
         />
         <div className="os-header__tools">
           {config.helpDocUrl ? (
-            <a
+            <DocLink
               className="os-header__link"
-              href={config.helpDocUrl}
-              target="_blank"
-              rel="noreferrer"
-              data-testid="help-doc-link"
+              url={config.helpDocUrl}
+              testId="help-doc-link"
               title={t('header.helpDoc')}
             >
               <QuestionCircleOutlined /> <span className="os-header__link-text">{t('header.helpDoc')}</span>
-            </a>
+            </DocLink>
           ) : null}
           {config.dataBoardEnabled ? (
             <Link

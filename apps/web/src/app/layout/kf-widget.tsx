@@ -1,7 +1,8 @@
 import { CustomerServiceOutlined } from '@ant-design/icons';
-import { Button, FloatButton, Popover } from 'antd';
+import { FloatButton, Popover } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSystemConfig } from '../../hooks/use-system-config';
+import { DocLink } from '../../components/doc-link';
 
 /** The customer-service widget on public pages (spec section 1); hidden where a route sets hideKf. */
 export function KfWidget() {
@@ -10,11 +11,7 @@ export function KfWidget() {
   const content = (
     <div className="os-kf" data-testid="kf-panel">
       <p>{t('kf.text')}</p>
-      {config.helpDocUrl ? (
-        <Button type="link" href={config.helpDocUrl} target="_blank" rel="noreferrer" style={{ padding: 0 }}>
-          {t('kf.helpDoc')}
-        </Button>
-      ) : null}
+      {config.helpDocUrl ? <DocLink url={config.helpDocUrl}>{t('kf.helpDoc')}</DocLink> : null}
     </div>
   );
   return (

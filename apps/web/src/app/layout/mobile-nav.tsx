@@ -7,6 +7,7 @@ import { Link, useLocation } from 'react-router';
 import { useLanguage } from '../../hooks/use-language';
 import { MOBILE_MAX_WIDTH } from '../../lib/device';
 import type { TopNavItem } from '../nav-menu';
+import { DocLink } from '../../components/doc-link';
 
 const NARROW_QUERY = `(max-width: ${MOBILE_MAX_WIDTH}px)`;
 
@@ -106,9 +107,9 @@ export function MobileNav({
           {helpDocUrl || dataBoardPath ? (
             <div className="os-mobile-nav__links">
               {helpDocUrl ? (
-                <a href={helpDocUrl} target="_blank" rel="noreferrer" data-testid="mobile-nav-help">
+                <DocLink url={helpDocUrl} onClick={close} testId="mobile-nav-help">
                   <QuestionCircleOutlined /> {t('header.helpDoc')}
-                </a>
+                </DocLink>
               ) : null}
               {dataBoardPath ? (
                 <Link to={dataBoardPath} onClick={close} data-testid="mobile-nav-data-board">
