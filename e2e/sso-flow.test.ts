@@ -227,4 +227,25 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('single sign-on in the browse
       .poll(() => page.getByTestId('user-dropdown-name').textContent(), { timeout: 15_000 })
       .toBe(second.orgName);
   });
+
+  it("/haiNanSSO, the government portal's entry, goes straight to the provider, on a phone too, and back logged in", async () => {
+    for (const kind of ['phone', 'desktop'] as const) {
+      page = kind === 'phone' ? await suite.phone() : await suite.desktop();
+      await page.goto(`${suite.base}/haiNanSSO?redirect=${encodeURIComponent('/userCenter/infoPersonal')}`);
+      // No login page and no phone frame on the way: the provider's own form comes first.
+      await page.waitForURL((url) => url.href.startsWith(`${op.issuer}/interaction/`), { timeout: 20_000 });
+      await expect.poll(() => page.getByTestId('op-login').isVisible()).toBe(true);
+      if (kind === 'phone') {
+        await suite.close(page);
+        continue;
+      }
+      await signInAtProvider(member);
+      await page.getByTestId('op-submit').click();
+      await page.waitForURL((url) => url.origin === suite.base && url.pathname === '/selectSpace', {
+        timeout: 30_000,
+      });
+      await expect.poll(token).toMatch(/^ost_/);
+      await shot('sso-08-entry-select-space');
+    }
+  });
 });

@@ -51,6 +51,7 @@ export const PAGES: Record<PageKey, LazyExoticComponent<ComponentType<PageProps>
     import('../features/sso/pages/select-space-page').then((m) => m.SelectSpacePage),
   ),
   ssoResult: lazyPage(() => import('../features/auth/pages/sso-result-page').then((m) => m.SsoResultPage)),
+  ssoEntry: lazyPage(() => import('../features/auth/pages/sso-entry-page').then((m) => m.SsoEntryPage)),
   mySealList: lazyPage(() =>
     import('../features/seals/pages/my-seal-list-page').then((m) => m.MySealListPage),
   ),

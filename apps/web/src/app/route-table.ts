@@ -44,6 +44,7 @@ export type PageKey =
   | 'applyAuthorityRecord'
   | 'selectSpace'
   | 'ssoResult'
+  | 'ssoEntry'
   | 'mySealList'
   | 'applyRecordList'
   | 'applyDetail'
@@ -177,7 +178,12 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   { path: '/providerForGov' },
   { path: '/providerForGovTest' },
   { path: '/govLogin', meta: { hideKf: true } },
-  { path: '/haiNanSSO', meta: { hideKf: true } },
+  // A government portal's way in: starts single sign-on at once (phones too: it is exempt from /h5).
+  {
+    path: '/haiNanSSO',
+    page: 'ssoEntry',
+    meta: { isNoHeader: true, hideFoot: true, hideKf: true },
+  },
   { path: '/pageTest', page: 'pageTest' },
   // The user guide ("帮助文档", HELP_DOC_URL): not a route of the specification, which only names the link.
   { path: '/help', page: 'help', meta: { hasH5: true } },
@@ -288,7 +294,7 @@ export const CONSOLE_ROUTES: readonly { path: string; page: ConsolePageKey }[] =
 ];
 
 /** Routes a phone is never sent away from (spec section 2: "except sealAuth"; the single sign-on return). */
-export const MOBILE_EXEMPT_PATHS: readonly string[] = ['/sealAuth', '/ssoResult'];
+export const MOBILE_EXEMPT_PATHS: readonly string[] = ['/sealAuth', '/ssoResult', '/haiNanSSO'];
 export { MOBILE_BASE } from '../lib/device';
 
 export function titleKeyOf(path: string): string {

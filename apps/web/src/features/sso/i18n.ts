@@ -37,6 +37,13 @@ export const zhCN = {
     selectEmpty: '暂无可进入的企业空间',
     current: '当前',
     entering: '正在进入…',
+    entryTitle: '统一身份认证登录',
+    entryRedirecting: '正在前往统一身份认证平台，请稍候…',
+    entryRetry: '重新前往',
+    entryOtherLogin: '使用手机号登录',
+    entryDisabledTitle: '本平台未开通单点登录',
+    entryDisabledText: '请使用手机号和验证码登录。',
+    entryFailedTitle: '无法前往统一身份认证平台',
   },
 };
 
@@ -76,5 +83,12 @@ export const en: typeof zhCN = {
     selectEmpty: 'No organisation space to enter',
     current: 'Current',
     entering: 'Entering…',
+    entryTitle: 'Log in with the unified identity service',
+    entryRedirecting: 'Taking you to the unified identity service…',
+    entryRetry: 'Try again',
+    entryOtherLogin: 'Log in with your mobile',
+    entryDisabledTitle: 'Single sign-on is not set up on this platform',
+    entryDisabledText: 'Log in with your mobile number and an SMS code.',
+    entryFailedTitle: 'Could not reach the unified identity service',
   },
 };
