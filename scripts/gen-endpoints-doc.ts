@@ -32,9 +32,13 @@ export async function generateEndpointsDoc(openapiJson: string): Promise<string>
   for (const [group = '', method = '', path = '', note = ''] of rows) {
     const key = `${method} ${path}`;
     spec.add(key);
+    // A family is a path ending in `*` (any method when the method is `*` too).
     const isBuilt =
-      method === '*'
-        ? [...built.keys()].some((k) => k.split(' ')[1]!.startsWith(path.replace(/\*$/, '')))
+      method === '*' || path.endsWith('*')
+        ? [...built.keys()].some((k) => {
+            const [m, p] = k.split(' ');
+            return (method === '*' || m === method) && p!.startsWith(path.replace(/\*$/, ''));
+          })
         : built.has(key.replace(/\/$/, '')) || built.has(key);
     lines.push(
       `| ${group} | ${method} | \`${path}\` | ${isBuilt ? 'built' : 'planned'} | ${note.replace(/\|/g, '\\|')} |`,

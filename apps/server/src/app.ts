@@ -31,6 +31,8 @@ import { createLinksService } from './modules/links/links.service';
 import linksRoutes, { QR_PER_MINUTE } from './modules/links/links.routes';
 import { createFeedbackService, type FeedbackService } from './modules/feedback/feedback.service';
 import feedbackRoutes from './modules/feedback/feedback.routes';
+import { createGuidanceService } from './modules/guidance/guidance.service';
+import guidanceRoutes from './modules/guidance/guidance.routes';
 import selfCheckRoutes from './modules/config/self-check.routes';
 import msgsRoutes from './modules/msgs/msgs.routes';
 import {
@@ -282,6 +284,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   const feedback = createFeedbackService();
   app.decorate('feedback', feedback);
   await app.register(feedbackRoutes, { feedback });
+  await app.register(guidanceRoutes, { guidance: createGuidanceService({ config: configService }) });
   await app.register(pkiRoutes, { pki });
   await app.register(selfCheckRoutes, {
     pki,
@@ -349,6 +352,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     db: app.db,
     log: app.log,
     ownsSealBusiness: sealsModule.ownsWillBusiness,
+    ukeyProof: app.ukeys.willProof,
   });
   app.decorate('signing', signingModule);
   app.addHook('onReady', async () => signingModule.start());

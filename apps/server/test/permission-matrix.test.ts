@@ -53,6 +53,12 @@ const DENY_CODES = new Set([
   // Signing: another party's flow, task, approval or will-auth is answered as absent; decisions by non-approvers.
   15001,
   15010, 15015, 15201, 15203, 15301,
+  // An internal flow names only members of the caller's organisation; another's member is no signer.
+  15017,
+  // UKey permission requests: another organisation's is answered as absent; deciders only.
+  7034, 7036,
+  // Verified records: another person's is answered as absent.
+  12402,
 ]);
 
 function classify(code: number | undefined): Verdict {
@@ -136,6 +142,10 @@ const ORG_A_OBJECT_ROUTES = [
   'POST /v1/organizes/authority/{applyNo}/withdraw',
   'POST /v1/sealUKeyBinding/cancelBinding',
   'POST /v1/sealUKeyBinding/updateBindingSeal',
+  'POST /v1/ukey/user/operation/agentInsertUKeyPromotePermission',
+  'POST /v1/ukey/user/operation/promotePermission/decide',
+  'POST /v1/sign/internalFlow',
+  'GET /v1/verifiedRecord/{verifiedUuid}',
   'POST /v1/sealUKeyBinding/verifySign',
   'POST /v1/sealUKeyBinding/certProperties',
   'GET /v1/sealUKeyBinding/getUKeyBindSeals',
@@ -159,7 +169,11 @@ const ORG_A_OBJECT_ROUTES = [
   'POST /v1/seals/sealInvalid',
   'POST /v1/seals/certRenewal',
   'POST /v1/seals/sealAvailable',
+  'POST /v1/seals/receiveSeal/moulages',
+  'POST /v1/seals/active/refreshMoulagePreView',
+  'POST /v1/seals/pushRefreshMoulage',
   'POST /v1/sealChanges/applySealChange',
+  'POST /v1/sealChanges/getTempHandPaintedPic',
   'GET /v1/sealChanges/sealChangeDetail/{changeNo}',
   'GET /v1/sealChanges/cancelChangeFlow/{changeNo}',
   'POST /v1/sealAuth/addSealAuth',
@@ -235,6 +249,10 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
     claim: { getSealFlowId: string; expires: number; sig: string };
     sealChangeNo: string;
     authCode: string;
+    /** A UKey permission request of A's staff member for A's key, waiting for a decision. */
+    ukeyRequestNo: string;
+    /** A verification A's staff member made signed in: one of their verified records. */
+    verifiedUuid: string;
   };
   const results = new Map<string, Record<Principal, Verdict>>();
   const answers = new Map<string, Record<Principal, number | undefined>>();
@@ -445,6 +463,37 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       sig: link.body.data.sig,
     };
     fx.sealApplyNo = (await post('/v1/seals/sealApply', a.token, { sealKind: 'business' })).body.data.applyNo;
+    // A's staff member asks for the point unbinding A's key needs (the proof is tested in ukey-permissions.test.ts).
+    fx.ukeyRequestNo = 'ukp_matrix';
+    await t.db
+      .insertInto('ukey_permission_requests')
+      .values({
+        request_no: fx.ukeyRequestNo,
+        organization_id: fx.orgA,
+        member_id: spaces.staff.memberId!,
+        person_id: spaces.staff.personId,
+        ukey_sn: fx.ukeySn,
+        operation: 'unbind',
+        point: 'seal.manage',
+        status: 'pending',
+        reason: null,
+        decider_person_id: null,
+        decider_name: null,
+        reject_reason: null,
+        decided_at: null,
+        expires_at: null,
+        used_at: null,
+      })
+      .execute();
+    const verified = await t.call('POST', '/v1/signFile/verify/pdf', {
+      token: staff.token,
+      ...(() => {
+        const form = multipart([{ name: 'matrix.pdf', bytes: tinyPdf('matrix'), type: 'application/pdf' }]);
+        return { body: form.body, headers: { 'content-type': form.contentType } };
+      })(),
+    });
+    expect(verified.body.code).toBe(0);
+    fx.verifiedUuid = verified.body.data.reportId;
     fx.ownMaterial = {};
     for (const p of Object.keys(spaces) as (keyof typeof spaces)[])
       fx.ownMaterial[p] = await uploadPdf((await sessions.issue(t.db, spaces[p], client)).accessToken);
@@ -497,6 +546,7 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       fileId: 'sff_placeholder',
       approvalId: 'apv_placeholder',
       willBizId: 'wil_placeholder',
+      verifiedUuid: fx.verifiedUuid,
       bizNo: 'flo_placeholder',
       scene: 'signFlow',
       notaryLogId: '0',
@@ -519,6 +569,7 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       'GET /v1/sealImage/glyphs': `text=${encodeURIComponent('印章')}`,
       'GET /v1/will/willStatus': 'willBizId=wil_placeholder',
       'GET /v1/will/getFrontData': 'willBizId=wil_placeholder',
+      'GET /v1/guidanceLog/check': 'page=home',
     };
     const q = query[key(r)];
     return q ? `${path}?${q}` : path;
@@ -549,6 +600,29 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       'POST /v1/will/createWillUrl': { source: 3, bizId: 'stk_placeholder' },
       'POST /v1/will/{willBizId}/verify': { code: '000000' },
       'POST /v1/will/saveFrontData': { willBizId: 'wil_placeholder', data: '{}' },
+      'POST /v1/will/{willBizId}/verifyPassword': { password: 'Matrix-Passw0rd' },
+      'POST /v1/will/{willBizId}/verifyUkey': {
+        ukeySn: fx.ukeySn,
+        challengeId: 'uch_placeholder',
+        signature: 'AA==',
+      },
+      'POST /v1/auth/willAuthConfig': { source: 3 },
+      'POST /v1/sign/internalFlow': {
+        name: '矩阵',
+        files: [{ fileKey: fx.fileKey }],
+        signers: [{ memberId: fx.legalMemberId }],
+      },
+      'POST /v1/ukey/user/operation/agentInsertUKeyPromotePermission': {
+        ukeySn: fx.ukeySn,
+        operation: 'unbind',
+        challengeId: 'uch_placeholder',
+        signature: 'AA==',
+      },
+      'POST /v1/ukey/user/operation/promotePermission/decide': {
+        requestNo: fx.ukeyRequestNo,
+        action: 'approve',
+      },
+      'POST /v1/guidanceLog/save': { page: 'home', action: 'closed' },
       'POST /v1/open/notaryLogs/signature/signInfo': { fileHash: '0'.repeat(64) },
       'POST /v1/accounts/handover/login': { accountId: fx.orgA },
       'POST /v1/accounts/logout': {},
@@ -652,6 +726,13 @@ describe.each(DIALECTS)('permission matrix [%s]', (dialect) => {
       'POST /v1/seals/sealInvalid': { sealCodes: [fx.sealCode] },
       'POST /v1/seals/certRenewal': { sealCode: fx.sealCode },
       'POST /v1/seals/sealAvailable': { sealCode: fx.sealCode },
+      'POST /v1/seals/receiveSeal/moulages': { ...fx.claim },
+      'POST /v1/seals/active/refreshMoulagePreView': { sealCode: fx.sealCode },
+      'POST /v1/seals/pushRefreshMoulage': { sealCodes: [fx.sealCode] },
+      'POST /v1/sealChanges/getTempHandPaintedPic': {
+        sealCode: fx.sealCode,
+        handDrawnFileKey: 'fil_placeholder',
+      },
       'POST /v1/sealChanges/applySealChange': { sealCode: fx.sealCode, sealType: 1 },
       'POST /v1/sealChanges/personSealChange': { sealCode: fx.sealCode },
       'POST /v1/sealChanges/handPaintedSealChange': {

@@ -193,7 +193,8 @@ describe.each(DIALECTS)('real name [%s]', (dialect) => {
       const token = await t.loginBySms(mob);
       const failed = await verifyPerson(token, mob, residentId('999'));
       expect(failed.result.status).toBe('failure');
-      expect(failed.result.reason).toMatch(/sandbox/);
+      // A catalogued reason: the page shows it in the applicant's language.
+      expect(failed.result.reason).toBe('realName.identityMismatch');
       const info = await t.call('GET', '/v1/accounts/info', { token });
       expect(info.body.data.userInfoPerson.hasRealName).toBe(false);
       // The failed flow is final.

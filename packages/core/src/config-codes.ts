@@ -37,6 +37,7 @@ export const CONFIG = {
   PAYMENT_CHANNELS: 'PAYMENT_CHANNELS', // JSON list of {code, name, enabled}
   GOODS: 'GOODS', // JSON list of goods (UKeys, seals) with prices in fen
   VERIFY_FILE_SIZE_LIMIT: 'VERIFY_FILE_SIZE_LIMIT', // MB a verification upload may have (default 3, section 9); public through GET /v1/signFile/verify/config
+  WILL_AUTH_METHODS: 'WILL_AUTH_METHODS', // JSON list of will-auth methods offered (sms, password, face, ukey), the first the default; POST /v1/auth/willAuthConfig
 } as const;
 export type ConfigCode = (typeof CONFIG)[keyof typeof CONFIG];
 

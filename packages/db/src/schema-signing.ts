@@ -10,7 +10,8 @@ type NullableJson = ColumnType<unknown, string | null | undefined, string | null
 export interface SignFlowsTable {
   id: string;
   name: string;
-  scene: 'quick' | 'flow';
+  /** internal (issue 15): every signer a member of the initiating organisation. */
+  scene: 'quick' | 'flow' | 'internal';
   status: string;
   sign_order: 'sequential' | 'parallel';
   initiator_person_id: string;
@@ -121,6 +122,8 @@ export interface WillAuthsTable {
   sms_flow_id: string | null;
   status: 'created' | 'verified' | 'used' | 'expired';
   front_data: string | null;
+  /** How the intent was confirmed (migration 0022): sms, password, face or ukey; null until verified. */
+  method: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: Timestamp;
   verified_at: NullableTimestamp;
   used_at: NullableTimestamp;

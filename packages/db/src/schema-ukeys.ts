@@ -77,11 +77,38 @@ export interface UkeyApplicationEventsTable {
   created_at: Timestamp;
 }
 
-/** Tables of the ukeys module (migration 0009). */
+export type UkeyPermissionRequestStatus = 'pending' | 'approved' | 'rejected' | 'used';
+
+/**
+ * A member's request for the permission point an operation on an inserted UKey needs (migration 0022):
+ * the legal representative or the super administrator approves it (holding the point themselves); an
+ * approval lets that member do that operation on that key once, before it expires.
+ */
+export interface UkeyPermissionRequestsTable {
+  request_no: string;
+  organization_id: string;
+  member_id: string;
+  person_id: string;
+  ukey_sn: string;
+  operation: string;
+  point: string;
+  status: UkeyPermissionRequestStatus;
+  reason: string | null;
+  decider_person_id: string | null;
+  decider_name: string | null;
+  reject_reason: string | null;
+  decided_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+/** Tables of the ukeys module (migrations 0009, 0022). */
 export interface UkeysTables {
   ukey_bindings: UkeyBindingsTable;
   ukey_binding_seals: UkeyBindingSealsTable;
   ukey_challenges: UkeyChallengesTable;
   ukey_applications: UkeyApplicationsTable;
   ukey_application_events: UkeyApplicationEventsTable;
+  ukey_permission_requests: UkeyPermissionRequestsTable;
 }

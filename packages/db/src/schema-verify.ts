@@ -13,6 +13,10 @@ export interface VerifyReportsTable {
   /** The report as the API answers it, without the fields kept in their own columns. */
   report: ColumnType<unknown, string, never>;
   evidence_index: number;
+  /** Who verified, when signed in (migration 0022): their verified records; null for anonymous callers. */
+  person_id: ColumnType<string | null, string | null | undefined, never>;
+  /** The space the person verified in (null: the personal space or anonymous). */
+  organization_id: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
 }
 

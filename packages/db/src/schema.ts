@@ -1,6 +1,7 @@
 import type { EvidenceTables } from './schema-evidence';
 import type { LinksTables } from './schema-links';
 import type { FeedbackTables } from './schema-feedback';
+import type { GuidanceTables } from './schema-guidance';
 import type { PkiTables } from './schema-pki';
 import type { RealnameTables } from './schema-realname';
 import type { MembersTables } from './schema-members';
@@ -147,7 +148,8 @@ export interface Database
     AccessTables,
     TrustAnchorsTables,
     LinksTables,
-    FeedbackTables {
+    FeedbackTables,
+    GuidanceTables {
   persons: PersonsTable;
   organizations: OrganizationsTable;
   members: MembersTable;
@@ -181,5 +183,6 @@ export type * from './schema-ukeys';
 export type * from './schema-verify';
 export type * from './schema-links';
 export type * from './schema-feedback';
+export type * from './schema-guidance';
 export type * from './schema-access';
 export type * from './schema-trust-anchors';

@@ -17,3 +17,8 @@ export * from './trust-anchors';
 export * from './links';
 export * from './feedback';
 export * from './self-check';
+export * from './will-methods';
+export * from './guidance';
+export * from './verified-records';
+export * from './ukey-permissions';
+export * from './realname-level';

@@ -457,3 +457,200 @@ export const sealRemind = z
   })
   .nullable();
 export const saveRemindLogRequest = z.object({ certId: z.string().min(1).max(64) });
+
+// --- what a space holds and may use (valid/seal, usable/info, getCustomSealListV2) ---
+
+export const validSeal = z.object({
+  subject: z.enum(['organization', 'person']),
+  hasValidSeal: z.boolean().describe('at least one seal usable now (normal, in validity, certificate good)'),
+  usable: z.number().int().describe('seals usable now'),
+  held: z.number().int().describe('seals held, usable or not (all but voided and scrapped)'),
+  openApplications: z
+    .number()
+    .int()
+    .describe('applications not yet closed (saved, in review, awaiting the claim or production)'),
+  mayApply: z.boolean().describe('the caller may apply for seals in this space (seal.apply)'),
+  kinds: z.array(
+    z.object({
+      sealKind,
+      sealKindName: z.string(),
+      offered: z
+        .boolean()
+        .describe('the kind is on offer to this space (CONFIG_STANDARD_SEAL_TYPE, CUSTOM_SEAL_CONFIG)'),
+      usable: z.number().int(),
+      held: z.number().int(),
+      openApplications: z.number().int(),
+      canApply: z
+        .boolean()
+        .describe(
+          'on offer, the caller may apply, and no seal or open application of a one-per-space kind is in the way',
+        ),
+    }),
+  ),
+});
+
+export const usableInfoRequest = z.object({
+  sealKind: sealKind.optional(),
+  carrier: sealCarrier.optional(),
+  appId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional()
+    .describe(
+      'the app the seal would be used through: grants limited to an app range count only for their apps',
+    ),
+});
+export const usableSeal = z.object({
+  sealCode: z.string(),
+  name: z.string(),
+  sealKind,
+  sealKindName: z.string(),
+  sealType: sealDrawType,
+  carrier: sealCarrier,
+  widthMm: z.number(),
+  heightMm: z.number(),
+  imageUrl: z.string().nullable().describe('signed, expiring download address of the PNG'),
+  validTo: iso.nullable().describe('the seal’s own validity'),
+  access: z
+    .enum(['direct', 'authorised'])
+    .describe(
+      'direct: the caller’s own seal, or an organisation seal they manage; authorised: under authorisations to the caller',
+    ),
+  authCodes: z.array(z.string()).describe('authorised: the grants in effect the use would be taken from'),
+  usesRemaining: z
+    .number()
+    .int()
+    .nullable()
+    .describe('authorised: uses left over those grants; null when unlimited or direct'),
+  authValidTo: iso
+    .nullable()
+    .describe('authorised: when the last of those grants ends; null when permanent or direct'),
+});
+export const usableInfo = z.object({ total: z.number().int(), list: z.array(usableSeal) });
+
+export const customSealListV2Request = z.object({
+  sealKind: sealKind.optional().describe('one custom kind (department, industry, practice)'),
+  status: sealStatus.optional(),
+  carrier: sealCarrier.optional(),
+  keyword: z.string().trim().max(50).optional().describe('in the seal name (its title included)'),
+  holder: z.string().trim().max(50).optional().describe('in the name of the member who applied for the seal'),
+  pageNum,
+  pageSize,
+});
+export const customSealListV2 = pageOf(seal).extend({
+  kinds: z
+    .array(sealKindOption)
+    .describe('the custom kinds on offer (CUSTOM_SEAL_CONFIG), as getCustomSealList'),
+  titleMaxLength: z.number().int(),
+});
+
+// --- pictures: the claim page, hand-drawn pictures, refreshed impressions ---
+
+export const receiveMoulagesRequest = z.object({
+  getSealFlowId: z.string().max(64).optional().describe('the seals of a claim link'),
+  expires: z.number().int().optional(),
+  sig: z.string().max(128).optional(),
+  applyNos: z.array(applyNo).min(1).max(20).optional().describe('applications of the current space'),
+});
+export const receiveMoulages = z.object({
+  organizeName: z.string().nullable(),
+  isLegalPerson: z.boolean(),
+  canClaim: z.boolean(),
+  list: z.array(
+    z.object({
+      applyNo: z.string(),
+      status: workOrderStatus,
+      receiveStatus: workOrder.shape.receiveStatus,
+      sealCode: z.string().nullable(),
+      sealKind,
+      sealKindName: z.string(),
+      sealType: sealDrawType,
+      carrier: sealCarrier,
+      sealName: z.string(),
+      title: z.string().nullable(),
+      widthMm: z.number(),
+      heightMm: z.number(),
+      image: z
+        .string()
+        .nullable()
+        .describe('data:image/png;base64,… the impression the seal gets (the made seal’s own once made)'),
+      imageBytes: z.number().int(),
+    }),
+  ),
+});
+
+export const clearFreehandQuery = z.object({
+  fileKey: z.string().min(1).max(128).optional().describe('one picture; omitted: every unused one'),
+});
+export const clearFreehandResult = z.object({
+  cleared: z.number().int(),
+  fileKeys: z.array(z.string()),
+});
+
+export const tempHandPaintedPicRequest = z.object({
+  handDrawnFileKey: z
+    .string()
+    .min(1)
+    .max(128)
+    .describe('an uploaded transparent PNG (≤ 50 KB, /v1/file/uploadPic?purpose=sealImage)'),
+  sealCode: sealCode
+    .optional()
+    .describe('the hand-drawn seal to change (its size); omitted: the size a new hand-drawn seal gets'),
+});
+export const tempHandPaintedPic = z.object({
+  sealCode: z.string().nullable(),
+  widthMm: z.number(),
+  heightMm: z.number(),
+  widthPx: z.number().int(),
+  heightPx: z.number().int(),
+  image: z
+    .string()
+    .describe('data:image/png;base64,… the upload fitted to the seal’s size at 400 dpi; not stored'),
+  imageBytes: z.number().int(),
+  sha256: z.string(),
+  sameAsCurrent: z.boolean().describe('the seal already has this picture (a change would be refused)'),
+});
+
+export const refreshMoulageRequest = z.object({
+  sealCode,
+  securityLines: z.boolean().optional().describe('defaults to the current impression’s'),
+});
+export const refreshMoulagePreview = z.object({
+  sealCode: z.string(),
+  sealKind,
+  sealType: sealDrawType,
+  current: z.object({ name: z.string(), title: z.string().nullable(), imageUrl: z.string().nullable() }),
+  preview: z.object({
+    name: z.string(),
+    title: z.string().nullable(),
+    template: z.unknown().describe('the redrawn template (spec section 3)'),
+    image: z.string().describe('data:image/png;base64,… transparent PNG at 400 dpi, at most 50 KB'),
+    imageBytes: z.number().int(),
+  }),
+  nameChanged: z.boolean().describe('the holder’s registered name differs from the seal’s'),
+  pictureChanged: z.boolean().describe('the redrawn picture differs from the seal’s'),
+  pendingChangeNo: z.string().nullable(),
+});
+export const pushRefreshMoulageRequest = z.object({
+  sealCodes: z
+    .array(sealCode)
+    .min(1)
+    .max(50)
+    .optional()
+    .describe('omitted: every normal seal of the space whose name no longer matches its holder’s'),
+  reason: z.string().trim().max(200).default(''),
+});
+export const pushRefreshMoulageResult = z.object({
+  submitted: z.number().int(),
+  list: z.array(
+    z.object({
+      sealCode: z.string(),
+      sealName: z.string(),
+      outcome: z.enum(['submitted', 'skipped']),
+      changeNo: z.string().nullable().describe('the change submitted for review'),
+      reason: z.string().nullable().describe('skipped: the catalogued key of why'),
+    }),
+  ),
+});

@@ -97,6 +97,27 @@ export const createFlowRequest = z.object({
 });
 export type CreateFlowRequest = z.infer<typeof createFlowRequest>;
 
+/**
+ * POST /v1/sign/internalFlow: a flow inside the caller's organisation. Every signer is an active member of
+ * it, named by member id or by mobile, and signs for the organisation (its seals, under the usual
+ * authorisations and seal-use approvals).
+ */
+export const internalSignerInput = z
+  .object({
+    memberId: id.optional(),
+    mobile: z.string().trim().min(1).max(20).optional(),
+    order: z.number().int().min(1).max(50).optional(),
+    placements: signerInput.shape.placements,
+    needSignature: z.boolean().default(false),
+  })
+  .refine((s) => s.memberId !== undefined || s.mobile !== undefined, {
+    message: 'name the member by memberId or mobile',
+  });
+export const internalFlowRequest = createFlowRequest.omit({ scene: true, signers: true }).extend({
+  signers: z.array(internalSignerInput).max(20).default([]),
+});
+export type InternalFlowRequest = z.infer<typeof internalFlowRequest>;
+
 // --- views ---
 
 export const flowFile = z.object({
@@ -141,7 +162,7 @@ export const flowSigner = z.object({
 export const flowSummary = z.object({
   flowId: id,
   name: z.string(),
-  scene: z.enum(['quick', 'flow']),
+  scene: z.enum(['quick', 'flow', 'internal']),
   status: flowStatus,
   order: signOrder,
   initiatorName: z.string(),
@@ -351,6 +372,8 @@ export const willStatusResponse = z.object({
   source: z.number().int(),
   bizId: z.string(),
   mobile: z.string(),
+  /** How the intent was confirmed (sms, password, face, ukey); null until it is. */
+  method: z.string().nullable(),
   /** Where to go after confirming: the redirect with willAuth and willBizId appended. */
   redirectUrl: z.string().nullable(),
   expiresAt: iso,

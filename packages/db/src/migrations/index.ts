@@ -20,6 +20,7 @@ import * as m0018 from './0018-write-notifications';
 import * as m0019 from './0019-short-links';
 import * as m0020 from './0020-service-ratings';
 import * as m0021 from './0021-pdf-passwords';
+import * as m0022 from './0022-verify-owners-guides-ukey-requests';
 
 /** Versioned migrations, applied in key order. Never edit one that has shipped; add the next. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-short-links': m0019,
   '0020-service-ratings': m0020,
   '0021-pdf-passwords': m0021,
+  '0022-verify-owners-guides-ukey-requests': m0022,
 };

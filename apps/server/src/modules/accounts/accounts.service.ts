@@ -370,6 +370,28 @@ export function createAccountsService(deps: {
       return { updated: true as const };
     },
 
+    /** Whether the person set a login password (a way to confirm intent). */
+    async hasPassword(db: Db, personId: string): Promise<boolean> {
+      return (await loadPerson(db, personId)).password_hash !== null;
+    },
+
+    /**
+     * Confirms the signed-in person by their own login password (a will-auth method), counted by the same
+     * throttle as password logins: wrong guesses from one address wait as they would at the login page.
+     */
+    async confirmOwnPassword(db: Db, personId: string, password: string, client: ClientInfo): Promise<void> {
+      const person = await loadPerson(db, personId);
+      const attempt = await deps.throttle.attempt(db, 'account', person.mobile, client.ip);
+      if (!attempt.allowed)
+        throw new AppError('account.loginThrottled', {
+          params: { seconds: attempt.retryAfterSeconds },
+          details: { retryAfterSeconds: attempt.retryAfterSeconds },
+        });
+      if (!person.password_hash || !(await verifyPassword(password, person.password_hash)))
+        throw new AppError('account.passwordWrong');
+      await attempt.clear();
+    },
+
     async sendToOwnMobile(db: Db, ctx: AuthContext) {
       const person = await loadPerson(db, ctx.personId);
       return msgs.send(db, { mobile: person.mobile, scene: 'mobileModify', personId: person.id });

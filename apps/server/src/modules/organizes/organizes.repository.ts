@@ -40,6 +40,23 @@ export async function findMembership(db: Db, personId: string, organizationId: s
     .executeTakeFirst();
 }
 
+/** An active member of an organisation, by member id or by the person's mobile. */
+export async function findActiveMember(
+  db: Db,
+  organizationId: string,
+  by: { memberId: string } | { mobile: string },
+) {
+  let q = db
+    .selectFrom('members as m')
+    .innerJoin('persons as p', 'p.id', 'm.person_id')
+    .select(['m.id as memberId', 'm.person_id as personId', 'p.name', 'p.mobile'])
+    .where('m.organization_id', '=', organizationId)
+    .where('m.status', '=', 'active')
+    .where('p.status', '=', 'active');
+  q = 'memberId' in by ? q.where('m.id', '=', by.memberId) : q.where('p.mobile', '=', by.mobile);
+  return q.executeTakeFirst();
+}
+
 export async function findLiveOrg(db: Db, id: string) {
   return db
     .selectFrom('organizations')

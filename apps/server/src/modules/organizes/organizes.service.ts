@@ -17,6 +17,9 @@ export function createOrganizesService() {
     membership: (db: Db, personId: string, organizationId: string) =>
       repo.findMembership(db, personId, organizationId),
     findLive: (db: Db, organizationId: string) => repo.findLiveOrg(db, organizationId),
+    /** An active member of an organisation (by member id or mobile), or undefined: outsiders are not. */
+    activeMember: (db: Db, organizationId: string, by: { memberId: string } | { mobile: string }) =>
+      repo.findActiveMember(db, organizationId, by),
 
     /**
      * Section 5 duplicate checks: true when the value is taken. An organisation without a valid super

@@ -105,14 +105,14 @@ export function createSandboxIdentityVerifier(options: { delayMs: number }): Ide
     async verifyPerson(check) {
       later(
         sandboxDeniesId(check.idNumber)
-          ? { ref: check.ref, ok: false, reason: 'sandbox: name and ID number do not match' }
+          ? { ref: check.ref, ok: false, reason: 'realName.identityMismatch' }
           : { ref: check.ref, ok: true },
       );
     },
     async verifyOrganization(check) {
       later(
         sandboxDeniesId(check.legalIdNumber)
-          ? { ref: check.ref, ok: false, reason: 'sandbox: legal representative does not match the registry' }
+          ? { ref: check.ref, ok: false, reason: 'realName.legalMismatch' }
           : { ref: check.ref, ok: true },
       );
     },
@@ -144,6 +144,7 @@ export function createHttpIdentityVerifier(options: {
   url: string;
   key: string;
   fetchImpl?: typeof fetch;
+  log?: { warn(obj: object, msg: string): void };
 }): IdentityVerifier & { report(r: VerificationResult): Promise<void> } {
   const hub = resultHub();
   const doFetch = options.fetchImpl ?? fetch;
@@ -163,7 +164,9 @@ export function createHttpIdentityVerifier(options: {
     try {
       await post(path, payload);
     } catch (e) {
-      await hub.report({ ref, ok: false, reason: e instanceof Error ? e.message : String(e) });
+      // The transport's own words go to the log; the applicant reads a catalogued reason.
+      options.log?.warn({ err: e, ref }, 'the identity verification service refused a request');
+      await hub.report({ ref, ok: false, reason: 'realName.verifierUnavailable' });
     }
   }
   return {

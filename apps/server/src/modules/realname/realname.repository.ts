@@ -97,6 +97,26 @@ export async function listOfPerson(db: Db, personId: string, organizationId: str
   return q.orderBy('created_at', 'desc').limit(limit).execute();
 }
 
+/**
+ * The application that speaks for a subject's real name now: the latest successful one, else the latest
+ * still under way (draft excluded), else none. Person: the person's own; organisation: any applicant's.
+ */
+export async function standingApplication(
+  db: Db,
+  subject: { personId: string } | { organizationId: string },
+) {
+  let q = db
+    .selectFrom('realname_applications')
+    .select(['id', 'method', 'status', 'completed_at', 'id_number'])
+    .where('status', 'not in', ['draft', 'failure']);
+  q =
+    'personId' in subject
+      ? q.where('subject', '=', 'person').where('person_id', '=', subject.personId)
+      : q.where('subject', '=', 'organization').where('organization_id', '=', subject.organizationId);
+  const rows = await q.orderBy('created_at', 'desc').limit(20).execute();
+  return rows.find((r) => r.status === 'success') ?? rows[0];
+}
+
 export type QueueStatus = 'pending' | 'approved' | 'rejected' | 'all';
 const QUEUE_STATUS: Record<Exclude<QueueStatus, 'all'>, RealnameStatus> = {
   pending: 'awaitingReview',

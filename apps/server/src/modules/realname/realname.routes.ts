@@ -15,11 +15,11 @@ import {
 } from './identity-provider';
 import { createRealnameService } from './realname.service';
 
-function verifierFrom(s: AppConfig['realName']): IdentityVerifier {
+function verifierFrom(s: AppConfig['realName'], log: FastifyInstance['log']): IdentityVerifier {
   if (s.provider === 'http') {
     if (!s.gatewayUrl || !s.gatewayKey)
       throw new Error('REALNAME_PROVIDER=http needs REALNAME_GATEWAY_URL and REALNAME_GATEWAY_KEY');
-    return createHttpIdentityVerifier({ url: s.gatewayUrl, key: s.gatewayKey });
+    return createHttpIdentityVerifier({ url: s.gatewayUrl, key: s.gatewayKey, log });
   }
   return createSandboxIdentityVerifier({ delayMs: s.sandboxDelayMs });
 }
@@ -27,7 +27,7 @@ function verifierFrom(s: AppConfig['realName']): IdentityVerifier {
 /** Routes of the realname module (wired in app.ts with the shared module dependencies). */
 export default async function realnameRoutes(app: FastifyInstance, deps: ModuleDeps): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const verifier = verifierFrom(deps.appConfig.realName);
+  const verifier = verifierFrom(deps.appConfig.realName, app.log);
   app.addHook('onClose', async () => verifier.close());
   const realname = createRealnameService({
     verifier,
@@ -66,6 +66,19 @@ export default async function realnameRoutes(app: FastifyInstance, deps: ModuleD
       },
     },
     async (req) => ok(await realname.result(app.db, req.requireAuth(), req.params.flowId), req.lang),
+  );
+
+  r.get(
+    '/v1/auth/accountRealNamedLevel',
+    {
+      schema: {
+        tags: ['Authorisation'],
+        summary:
+          'The current account’s real-name level: the person (none, pending, verified and by which method) and, in an organisation space, the organisation, and whether the caller is its legal representative',
+        response: responses(c.accountRealNamedLevelResponse),
+      },
+    },
+    async (req) => ok(await realname.level(app.db, req.requireAuth()), req.lang),
   );
 
   r.post(

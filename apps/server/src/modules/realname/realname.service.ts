@@ -238,7 +238,8 @@ export function createRealnameService(deps: {
       if (!app || app.status !== 'verifying') return;
       const actor = { personId: null, operatorId: null, ip: null };
       if (ok) await succeed(trx, app, actor);
-      else await move(trx, app, 'failure', actor, reason ?? 'verification failed');
+      // A catalogue key (realName.*), so the applicant reads it in their own language.
+      else await move(trx, app, 'failure', actor, reason ?? 'realName.verificationFailed');
     });
   }
   verifier.onResult(async (r) => {
@@ -533,6 +534,56 @@ export function createRealnameService(deps: {
 
     async result(db: Db, ctx: AuthContext, flowId: string) {
       return resultView(await own(db, ctx, flowId));
+    },
+
+    /**
+     * accountRealNamedLevel: the person's real name (none, under way, verified and how), and in an
+     * organisation space the organisation's, and whether the caller is its legal representative — by
+     * role, and by the verified ID number matching the one the organisation's real name recorded.
+     */
+    async level(db: Db, ctx: AuthContext) {
+      type Method = 'sms' | 'bank' | 'legalSms' | 'manual' | 'platform' | null;
+      const standing = (
+        verified: boolean,
+        app: Awaited<ReturnType<typeof repo.standingApplication>>,
+      ): { status: 'none' | 'pending' | 'verified'; method: Method; verifiedAt: string | null } => {
+        const done = app?.status === 'success' ? app : undefined;
+        if (verified)
+          // Verified without a success recorded here (imported or seeded): the platform vouches.
+          return {
+            status: 'verified',
+            method: done?.method ?? 'platform',
+            verifiedAt: done?.completed_at?.toISOString() ?? null,
+          };
+        return { status: app && !done ? 'pending' : 'none', method: null, verifiedAt: null };
+      };
+      const person = standing(
+        ctx.realName.person,
+        await repo.standingApplication(db, { personId: ctx.personId }),
+      );
+      let organization = null;
+      if (ctx.organizationId) {
+        const orgApp = await repo.standingApplication(db, { organizationId: ctx.organizationId });
+        const profile = await repo.findOrgProfile(db, ctx.organizationId);
+        const mine = await repo.verifiedIdNumberOf(db, ctx.personId);
+        organization = {
+          organizeId: ctx.organizationId,
+          ...standing(ctx.realName.organization === true, orgApp),
+          isLegalPerson: ctx.roles.includes('legalPerson'),
+          verifiedAsLegalPerson: !!profile && !!mine && profile.legal_id_number === mine,
+        };
+      }
+      const level: 'none' | 'person' | 'organization' = !ctx.realName.person
+        ? 'none'
+        : ctx.organizationId && ctx.realName.organization
+          ? 'organization'
+          : 'person';
+      return {
+        identityType: ctx.organizationId ? (1 as const) : (2 as const),
+        level,
+        person,
+        organization,
+      };
     },
 
     /** The caller's applications: of the current organisation in an organisation space, else the person's own. */

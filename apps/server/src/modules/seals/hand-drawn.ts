@@ -42,6 +42,16 @@ export function createHandDrawn(deps: { files: FilesService; work: Pick<WorkPool
     return file.bytes;
   }
 
+  /** The upload redrawn at the seal's size in the worker pool, not stored (a temporary preview). */
+  async function preview(db: Db, ctx: AuthContext, fileKey: string | undefined, size: SealSize) {
+    const bytes = await read(db, ctx, fileKey);
+    try {
+      return await deps.work.fitPictureToSeal(bytes, size, { maxPixels: LIMITS.handDrawnMaxPixels });
+    } catch (err) {
+      throw refusalOf(err);
+    }
+  }
+
   /** The upload redrawn at the seal's size and stored beside it (same owner, purpose sealImage). */
   async function fit(
     db: Db,
@@ -49,13 +59,7 @@ export function createHandDrawn(deps: { files: FilesService; work: Pick<WorkPool
     fileKey: string | undefined,
     size: SealSize,
   ): Promise<FittedPicture> {
-    const bytes = await read(db, ctx, fileKey);
-    let fitted: Buffer;
-    try {
-      fitted = (await deps.work.fitPictureToSeal(bytes, size, { maxPixels: LIMITS.handDrawnMaxPixels })).png;
-    } catch (err) {
-      throw refusalOf(err);
-    }
+    const fitted = (await preview(db, ctx, fileKey, size)).png;
     const stored = await files.upload(db, ctx, {
       bytes: fitted,
       fileName: 'hand-drawn-seal.png',
@@ -81,7 +85,7 @@ export function createHandDrawn(deps: { files: FilesService; work: Pick<WorkPool
     return fit(db, ctx, fileKey, size);
   }
 
-  return { read, fit, fitted };
+  return { read, preview, fit, fitted };
 }
 
 export type HandDrawn = ReturnType<typeof createHandDrawn>;

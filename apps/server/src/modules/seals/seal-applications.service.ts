@@ -7,6 +7,7 @@ import { AppError, contracts, type Language } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
 import { inTransaction } from '../../lib/tx';
+import { recordAudit } from '../audit/audit.repository';
 import type { AuthContext } from '../session/session.service';
 import { access, actorOf, pageArgs, recordChange } from './seal-context';
 import { MAKE_JOB, type ClientInfo, type SealCore, type SealsDeps } from './seal-core';
@@ -45,6 +46,42 @@ export function createSealApplications(deps: SealsDeps, core: SealCore) {
       const a = await access(db, ctx, 'seal.view');
       const { list, titleMaxLength } = await kindOptions(a.organizationId ? 'organization' : 'person', lang);
       return { list: list.filter((o) => o.custom), titleMaxLength };
+    },
+
+    /**
+     * clearFreehandMoulage: discards the caller's hand-drawn pictures (their uploads of purpose sealImage
+     * in this space) that no seal, change or application uses: the one named, or every one. A named one
+     * of someone else (or of another space) is answered as absent; one in use is refused. Audited.
+     */
+    async clearFreehand(db: Db, ctx: AuthContext, fileKey: string | undefined, client: ClientInfo) {
+      const a = await access(db, ctx, 'seal.view');
+      if (fileKey) {
+        const own = await deps.files.requireOwn(db, ctx, fileKey).catch((err: unknown) => {
+          if (err instanceof AppError && err.key === 'file.accessDenied') return null;
+          throw err;
+        });
+        if (!own || own.purpose !== 'sealImage') throw new AppError('seal.freehandNotFound');
+      }
+      const fileKeys = await inTransaction(db, async (trx) => {
+        const keys = await repo.discardUnusedPictures(
+          trx,
+          { personId: a.personId, organizationId: a.organizationId },
+          fileKey,
+        );
+        if (keys.length > 0)
+          await recordAudit(trx, {
+            actorPersonId: a.personId,
+            organizationId: a.organizationId,
+            action: 'sealPicture.clear',
+            targetType: 'file',
+            ...(fileKey ? { targetId: fileKey } : {}),
+            ip: client.ip,
+            detail: { fileKeys: keys },
+          });
+        return keys;
+      });
+      if (fileKey && fileKeys.length === 0) throw new AppError('seal.freehandInUse');
+      return { cleared: fileKeys.length, fileKeys };
     },
 
     async preview(

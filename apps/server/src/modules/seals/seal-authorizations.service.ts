@@ -28,7 +28,8 @@ const { AUTH_MACHINE } = contracts;
 
 type Grantee = { type: 'member' | 'app'; id: string };
 
-function usable(a: repo.AuthRow, now: Date): boolean {
+/** Whether a grant can be used now: in effect, inside its validity, uses left. */
+export function usable(a: repo.AuthRow, now: Date): boolean {
   return (
     a.status === 'inEffect' &&
     a.valid_from <= now &&

@@ -30,6 +30,7 @@ import {
   type Access,
   type Actor,
 } from './seal-context';
+import { createSealRefreshes } from './seal-refresh.service';
 import { makeTemplate, renderSeal, sealDisplayName, sealSpec, sealText } from './seal-render';
 import type { SealsService } from './seals.service';
 import * as repo from './seals.repository';
@@ -219,7 +220,7 @@ export function createSealChangesService(deps: {
     return { organizationId: c.organization_id };
   }
 
-  return {
+  const changes = {
     async submit(
       db: Db,
       ctx: AuthContext,
@@ -438,6 +439,11 @@ export function createSealChangesService(deps: {
         );
       },
     },
+  };
+  // Refreshed impressions and hand-drawn previews (seal-refresh.service.ts) submit through `submit`.
+  return {
+    ...changes,
+    ...createSealRefreshes({ files, internals: deps.seals.internals, submit: changes.submit }),
   };
 }
 

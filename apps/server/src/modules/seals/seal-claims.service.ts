@@ -3,7 +3,7 @@
  * seals), after accepting the agreement; anyone else of the organisation sends them a signed, expiring
  * claim link. The claim starts production at once, inline or as a job (ASYNCHRONOUS_SEAL_MAKE).
  */
-import { AppError, type Language } from '@openseal/core';
+import { AppError, type contracts, type Language } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
 import { requireOrgPermission, requireRealName } from '../../lib/permissions';
@@ -12,6 +12,7 @@ import { inTransaction } from '../../lib/tx';
 import type { AuthContext } from '../session/session.service';
 import { access, actorOf, inScope, recordChange } from './seal-context';
 import { DAY, MAKE_JOB, type ClientInfo, type SealCore, type SealsDeps } from './seal-core';
+import { makeTemplate, renderSeal, sealSpec } from './seal-render';
 import { receiveOut, workOrderOut } from './seal-views';
 import * as repo from './seals.repository';
 
@@ -60,7 +61,90 @@ export function createSealClaims(deps: SealsDeps, core: SealCore) {
     }
   }
 
+  /**
+   * The impression a work order's seal gets: the made seal's own picture, the hand-drawn picture fitted
+   * when it was applied for, or drawn now from the order's texts (as production will draw it).
+   */
+  async function pictureOf(db: Db, w: repo.WorkOrderView): Promise<Buffer | null> {
+    const stored = async (key: string | null | undefined) =>
+      key ? ((await deps.files.readInternal(db, key))?.bytes ?? null) : null;
+    if (w.status === 'made' && w.seal_code) {
+      const made = await stored((await repo.findSeal(db, w.seal_code))?.image_file_key);
+      if (made) return made;
+    }
+    if (w.seal_kind === 'personalHandDrawn') return stored(w.hand_drawn_file_key);
+    const text = { nameText: w.name_text, title: w.title, title0: w.title0, serial: w.serial_text };
+    const size = { widthMm: w.width_mm, heightMm: w.height_mm };
+    try {
+      return await renderSeal(
+        makeTemplate(sealSpec(w.seal_type as contracts.SealDrawType, text, size, w.security_lines)),
+      );
+    } catch (err) {
+      if (err instanceof AppError) return null;
+      throw err;
+    }
+  }
+
   return {
+    /**
+     * receiveSeal/moulages: the pictures of the seals a claim page offers (through a claim link, or the
+     * applications of the caller's space), those approved and waiting for their claim or already made.
+     */
+    async receiveMoulages(
+      db: Db,
+      ctx: AuthContext,
+      q: {
+        getSealFlowId?: string | undefined;
+        expires?: number | undefined;
+        sig?: string | undefined;
+        applyNos?: string[] | undefined;
+      },
+      lang: Language,
+    ) {
+      let rows: repo.WorkOrderView[];
+      let organizeName: string | null;
+      if (q.getSealFlowId) {
+        requireRealName(ctx);
+        const flow = await openClaimFlow(db, ctx, q.getSealFlowId, q.expires, q.sig);
+        rows = await repo.findWorkOrders(db, flow.apply_nos);
+        organizeName = flow.org_name;
+      } else if (q.applyNos) {
+        const a = await access(db, ctx, 'seal.view');
+        const unique = [...new Set(q.applyNos)];
+        rows = await repo.findWorkOrders(db, unique);
+        if (rows.length !== unique.length || rows.some((w) => !inScope(a, w)))
+          throw new AppError('seal.workOrderNotFound');
+        organizeName = rows[0]?.org_name ?? null;
+      } else
+        throw new AppError('request.invalid', {
+          details: { reason: 'getSealFlowId or applyNos is required' },
+        });
+      const offered = rows.filter((w) => w.status === 'pendingProduction' || w.status === 'made');
+      if (offered.length === 0) throw new AppError('seal.nothingToClaim');
+      const list = [];
+      for (const w of offered) {
+        const o = workOrderOut(w, lang);
+        const png = await pictureOf(db, w);
+        list.push({
+          applyNo: o.applyNo,
+          status: o.status,
+          receiveStatus: o.receiveStatus,
+          sealCode: o.sealCode,
+          sealKind: o.sealKind,
+          sealKindName: o.sealKindName,
+          sealType: o.sealType,
+          carrier: o.carrier,
+          sealName: o.sealName,
+          title: o.title,
+          widthMm: o.widthMm,
+          heightMm: o.heightMm,
+          image: png ? `data:image/png;base64,${png.toString('base64')}` : null,
+          imageBytes: png?.length ?? 0,
+        });
+      }
+      return { organizeName, isLegalPerson: isLegal(ctx), canClaim: await mayClaim(db, ctx), list };
+    },
+
     /** A signed, expiring link for the legal representative (only an organisation's seals need one). */
     async claimLink(db: Db, ctx: AuthContext, applyNos: string[], client: ClientInfo) {
       const a = await access(db, ctx, 'seal.apply');

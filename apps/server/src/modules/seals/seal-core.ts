@@ -25,7 +25,7 @@ const { SEAL_KIND_INFO, SEAL_TYPE_SIZE_MM, WORK_ORDER_MACHINE, SEAL_MACHINE } = 
 export const DAY = 86_400_000;
 
 /** Kinds an organisation (or a person) holds one of at a time. */
-const SINGLE_KINDS: ReadonlySet<SealKind> = new Set([
+export const SINGLE_KINDS: ReadonlySet<SealKind> = new Set([
   'legalName',
   'finance',
   'invoice',
@@ -33,7 +33,7 @@ const SINGLE_KINDS: ReadonlySet<SealKind> = new Set([
   'personalHandDrawn',
 ]);
 /** Seals that no longer count as held: a new one of a single kind may be applied for. */
-const CLOSED_SEAL: ReadonlySet<SealStatus> = new Set(['voided', 'scrapped']);
+export const CLOSED_SEAL: ReadonlySet<SealStatus> = new Set(['voided', 'scrapped']);
 export const MAKE_JOB = 'seal.make';
 export const RENEW_JOB = 'seal.renew';
 

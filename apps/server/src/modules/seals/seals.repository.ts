@@ -234,8 +234,12 @@ export async function listSeals(
     statuses?: readonly SealRowStatus[] | undefined;
     expired?: boolean | undefined;
     sealKind?: string | undefined;
+    /** Any of these kinds (getCustomSealListV2: the custom kinds). */
+    sealKinds?: readonly string[] | undefined;
     carrier?: string | undefined;
     keyword?: string | undefined;
+    /** In the name of the person who applied for (or holds) the seal. */
+    holder?: string | undefined;
     now: Date;
   },
 ) {
@@ -259,6 +263,8 @@ export async function listSeals(
   if (q.sealKind) base = base.where('s.seal_kind', '=', q.sealKind);
   if (q.carrier) base = base.where('s.carrier', '=', q.carrier as 'cloud');
   if (q.keyword) base = base.where('s.name', 'like', `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (q.sealKinds) base = base.where('s.seal_kind', 'in', [...q.sealKinds]);
+  if (q.holder) base = base.where('p.name', 'like', `%${likeEscape(q.holder)}%`);
   const [rows, total] = await Promise.all([
     base
       .orderBy('s.created_at', 'desc')
@@ -694,4 +700,158 @@ export async function sealCodesOfFile(db: Db, fileKey: string): Promise<string[]
   ]);
   const codes = [...images, ...changes, ...orders].map((r) => r.seal_code).filter((c) => c !== null);
   return [...new Set(codes)];
+}
+
+/** A LIKE pattern's own characters, escaped (backslash, the default escape of PostgreSQL). */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+// --- what a space holds and may use ---
+
+/** Every seal of a space, with what counting it needs: kind, status, validity, certificate status. */
+export async function sealTally(db: Db, scope: Scope) {
+  let q = db
+    .selectFrom('seals as s')
+    .leftJoin('certificates as c', 'c.serial', 's.cert_serial')
+    .select(['s.seal_kind', 's.status', 's.valid_to', 'c.status as cert_status']);
+  q = scope.organizationId
+    ? q.where('s.organization_id', '=', scope.organizationId)
+    : q.where('s.subject', '=', 'person').where('s.person_id', '=', scope.personId!);
+  return q.execute();
+}
+
+/** The kinds of a space's open applications (not made, rejected or withdrawn), one row per application. */
+export async function openWorkOrderKinds(db: Db, scope: Scope): Promise<string[]> {
+  let q = db
+    .selectFrom('seal_work_orders')
+    .select('seal_kind')
+    .where('status', 'in', ['preCreated', 'pendingReview', 'pendingProduction']);
+  q = scope.organizationId
+    ? q.where('organization_id', '=', scope.organizationId)
+    : q.where('subject', '=', 'person').where('person_id', '=', scope.personId!);
+  return (await q.execute()).map((r) => r.seal_kind);
+}
+
+/**
+ * A space's seals that may sign now as far as the seal goes: normal, inside their validity, with a
+ * certificate and a picture (the certificate's own status is checked by the caller, from cert_status).
+ */
+export async function signingSeals(
+  db: Db,
+  q: {
+    scope: Scope;
+    now: Date;
+    sealCodes?: readonly string[] | undefined;
+    sealKind?: string | undefined;
+    carrier?: string | undefined;
+  },
+) {
+  if (q.sealCodes && q.sealCodes.length === 0) return [];
+  let base = sealSelect(db)
+    .where('s.status', '=', 'normal')
+    .where('s.cert_serial', 'is not', null)
+    .where('s.image_file_key', 'is not', null)
+    .where((w) => w.or([w('s.valid_to', 'is', null), w('s.valid_to', '>', q.now)]));
+  base = q.scope.organizationId
+    ? base.where('s.organization_id', '=', q.scope.organizationId)
+    : base.where('s.subject', '=', 'person').where('s.person_id', '=', q.scope.personId!);
+  if (q.sealCodes) base = base.where('s.seal_code', 'in', [...q.sealCodes]);
+  if (q.sealKind) base = base.where('s.seal_kind', '=', q.sealKind);
+  if (q.carrier) base = base.where('s.carrier', '=', q.carrier as 'cloud');
+  return base.orderBy('s.created_at').orderBy('s.seal_code').limit(500).execute();
+}
+
+/** The grants in effect to one member of an organisation (whether each is usable now is the caller's). */
+export async function grantsToMember(db: Db, organizationId: string, memberId: string): Promise<AuthRow[]> {
+  return db
+    .selectFrom('seal_authorizations')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('grantee_type', '=', 'member')
+    .where('grantee_id', '=', memberId)
+    .where('status', '=', 'inEffect')
+    .orderBy('created_at')
+    .execute();
+}
+
+/** A space's normal seals drawn from a template (not hand-drawn): what a refreshed impression may change. */
+export async function redrawableSeals(db: Db, scope: Scope) {
+  let q = sealSelect(db)
+    .where('s.status', '=', 'normal')
+    .where('s.template', 'is not', null)
+    .where('s.seal_kind', '!=', 'personalHandDrawn');
+  q = scope.organizationId
+    ? q.where('s.organization_id', '=', scope.organizationId)
+    : q.where('s.subject', '=', 'person').where('s.person_id', '=', scope.personId!);
+  return q.orderBy('s.created_at').orderBy('s.seal_code').limit(200).execute();
+}
+
+// --- hand-drawn pictures not (or no longer) used ---
+
+/**
+ * Deletes the owner's seal pictures (purpose sealImage, uploaded in this space) that nothing refers to:
+ * no seal shows it, no change keeps it as its before or after image, no application was made from it, no
+ * configuration value names it. Answers the keys deleted. The check and the delete are one statement, so
+ * a picture a seal or application took meanwhile stays. The blob itself is content-addressed and may be
+ * shared with other files: only the owner's handle on it goes.
+ */
+export async function discardUnusedPictures(
+  db: Db,
+  owner: { personId: string; organizationId: string | null },
+  onlyKey?: string,
+): Promise<string[]> {
+  let q = db
+    .deleteFrom('file_objects')
+    .where('file_objects.owner_person_id', '=', owner.personId)
+    .where('file_objects.purpose', '=', 'sealImage');
+  q = owner.organizationId
+    ? q.where('file_objects.owner_org_id', '=', owner.organizationId)
+    : q.where('file_objects.owner_org_id', 'is', null);
+  if (onlyKey) q = q.where('file_objects.key', '=', onlyKey);
+  const rows = await q
+    .where((eb) =>
+      eb.and([
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('seals')
+              .select('seals.seal_code')
+              .whereRef('seals.image_file_key', '=', 'file_objects.key'),
+          ),
+        ),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('seal_changes')
+              .select('seal_changes.change_no')
+              .where((w) =>
+                w.or([
+                  w('seal_changes.old_image_file_key', '=', w.ref('file_objects.key')),
+                  w('seal_changes.new_image_file_key', '=', w.ref('file_objects.key')),
+                ]),
+              ),
+          ),
+        ),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('seal_work_orders')
+              .select('seal_work_orders.apply_no')
+              .whereRef('seal_work_orders.hand_drawn_file_key', '=', 'file_objects.key'),
+          ),
+        ),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('config_values')
+              .select('config_values.code')
+              .whereRef('config_values.file_key', '=', 'file_objects.key'),
+          ),
+        ),
+      ]),
+    )
+    .returning('file_objects.key')
+    .execute();
+  return rows.map((r) => r.key).sort();
 }

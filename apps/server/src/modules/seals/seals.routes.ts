@@ -57,6 +57,20 @@ export default async function sealsRoutes(app: FastifyInstance, deps: SealsRoute
   );
 
   r.post(
+    '/v1/seals/getCustomSealListV2',
+    {
+      schema: {
+        tags,
+        summary:
+          'Custom seal kinds on offer, and the space’s custom seals page by page (kind, status, carrier, name, applicant)',
+        body: c.customSealListV2Request,
+        response: responses(c.customSealListV2),
+      },
+    },
+    async (req) => ok(await seals.customSealListV2(db, req.requireAuth(), req.body, req.lang), req.lang),
+  );
+
+  r.post(
     '/v1/seals/moulages',
     {
       schema: {
@@ -67,6 +81,21 @@ export default async function sealsRoutes(app: FastifyInstance, deps: SealsRoute
       },
     },
     async (req) => ok(await seals.preview(db, req.requireAuth(), req.body), req.lang),
+  );
+
+  r.get(
+    '/v1/seals/clearFreehandMoulage',
+    {
+      schema: {
+        tags,
+        summary:
+          'Discard the caller’s hand-drawn pictures (sealImage uploads of this space) that no seal, change or application uses: one, or all',
+        querystring: c.clearFreehandQuery,
+        response: responses(c.clearFreehandResult),
+      },
+    },
+    async (req) =>
+      ok(await seals.clearFreehand(db, req.requireAuth(), req.query.fileKey, clientOf(req)), req.lang),
   );
 
   // --- applications (work orders) ---
@@ -226,6 +255,20 @@ export default async function sealsRoutes(app: FastifyInstance, deps: SealsRoute
   );
 
   r.post(
+    '/v1/seals/receiveSeal/moulages',
+    {
+      schema: {
+        tags,
+        summary:
+          'The impressions of the seals a claim page offers (a claim link’s, or applications of the space) awaiting the claim or made',
+        body: c.receiveMoulagesRequest,
+        response: responses(c.receiveMoulages),
+      },
+    },
+    async (req) => ok(await seals.receiveMoulages(db, req.requireAuth(), req.body, req.lang), req.lang),
+  );
+
+  r.post(
     '/v1/seals/activeFlow',
     {
       schema: {
@@ -346,6 +389,61 @@ export default async function sealsRoutes(app: FastifyInstance, deps: SealsRoute
     async (req) => ok(await seals.available(db, req.requireAuth(), req.body.sealCode), req.lang),
   );
 
+  r.get(
+    '/v1/seals/valid/seal',
+    {
+      schema: {
+        tags,
+        summary:
+          'Whether the space holds a usable seal, how many of each kind, and which kinds may still be applied for',
+        response: responses(c.validSeal),
+      },
+    },
+    async (req) => ok(await seals.validSeal(db, req.requireAuth(), req.lang), req.lang),
+  );
+
+  r.post(
+    '/v1/seals/usable/info',
+    {
+      schema: {
+        tags,
+        summary:
+          'Seals the caller may sign with now: their own, the organisation’s when they manage seals, else those authorised to them (uses and validity left)',
+        body: c.usableInfoRequest,
+        response: responses(c.usableInfo),
+      },
+    },
+    async (req) => ok(await seals.usableInfo(db, req.requireAuth(), req.body, req.lang), req.lang),
+  );
+
+  r.post(
+    '/v1/seals/active/refreshMoulagePreView',
+    {
+      schema: {
+        tags,
+        summary:
+          'A seal redrawn from its template with the holder’s current registered name, beside its current look; the seal is not changed',
+        body: c.refreshMoulageRequest,
+        response: responses(c.refreshMoulagePreview),
+      },
+    },
+    async (req) => ok(await changes.refreshPreview(db, req.requireAuth(), req.body), req.lang),
+  );
+
+  r.post(
+    '/v1/seals/pushRefreshMoulage',
+    {
+      schema: {
+        tags,
+        summary:
+          'Submit refreshed impressions as seal changes for review: the seals named, or every seal whose name no longer matches its holder’s',
+        body: c.pushRefreshMoulageRequest,
+        response: responses(c.pushRefreshMoulageResult),
+      },
+    },
+    async (req) => ok(await changes.pushRefresh(db, req.requireAuth(), req.body, clientOf(req)), req.lang),
+  );
+
   // --- changes ---
 
   const changeTags = ['Seal changes'];
@@ -402,6 +500,20 @@ export default async function sealsRoutes(app: FastifyInstance, deps: SealsRoute
     },
     async (req) =>
       ok(await changes.submit(db, req.requireAuth(), 'handPainted', req.body, clientOf(req)), req.lang),
+  );
+
+  r.post(
+    '/v1/sealChanges/getTempHandPaintedPic',
+    {
+      schema: {
+        tags: changeTags,
+        summary:
+          'An uploaded hand-drawn PNG fitted to the seal’s size (the seal to change, or a new hand-drawn seal), as a preview; not stored',
+        body: c.tempHandPaintedPicRequest,
+        response: responses(c.tempHandPaintedPic),
+      },
+    },
+    async (req) => ok(await changes.tempHandPaintedPic(db, req.requireAuth(), req.body), req.lang),
   );
 
   r.post(

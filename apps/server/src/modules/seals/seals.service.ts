@@ -8,7 +8,8 @@
  * This is the service's one face; each step of the lifecycle lives in a file of its own:
  * seal-applications (kinds, previews, applications, review), seal-claims (claim links and the claim),
  * seal-making (the production job), seal-management (the seals, their status and renewal, the UKey
- * directory) and seal-reminds (the expiry tip), over what they share in seal-core and seal-views.
+ * directory), seal-holdings (what a space holds and may use) and seal-reminds (the expiry tip), over
+ * what they share in seal-core and seal-views.
  */
 import type { Language } from '@openseal/core';
 import type { Db } from '@openseal/db';
@@ -16,6 +17,7 @@ import type { AuthContext } from '../session/session.service';
 import { createSealApplications } from './seal-applications.service';
 import { createSealClaims } from './seal-claims.service';
 import { createSealCore, type SealsDeps } from './seal-core';
+import { createSealHoldings } from './seal-holdings.service';
 import { createSealMaking } from './seal-making.service';
 import { createSealManagement } from './seal-management.service';
 import { createSealReminds } from './seal-reminds.service';
@@ -52,6 +54,7 @@ export function createSealsService(deps: SealsDeps) {
     reviewQueue,
     ...createSealClaims(deps, core),
     ...management,
+    ...createSealHoldings(deps, core),
     ...createSealReminds(),
   };
 }

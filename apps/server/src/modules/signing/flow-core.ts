@@ -10,6 +10,7 @@ import type { EvidenceService } from '../evidence/evidence.service';
 import type { FilesService } from '../files/files.service';
 import type { LinksService } from '../links/links.service';
 import type { MsgsService } from '../msgs/msgs.service';
+import type { OrganizesService } from '../organizes/organizes.service';
 import type { AuthContext } from '../session/session.service';
 import type { WorkPool } from '../../workers/work-pool';
 import { isOpen, participation, recordAct, transition } from './flow-context';
@@ -25,6 +26,8 @@ type Placement = contracts.Placement;
 export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 export interface FlowsDeps {
+  /** Members of an organisation (internal flows name only its members). */
+  organizes: Pick<OrganizesService, 'findLive' | 'activeMember'>;
   evidence: EvidenceService;
   files: FilesService;
   msgs: MsgsService;

@@ -1,13 +1,14 @@
 /**
  * Creating a flow (quick sign or multi-party): up to ten files of the caller's own, checked by content,
  * no two alike and at least one contract; the signers as tasks in sequential or parallel order with
- * their fixed placements; the validity; then the invitation of those whose turn it is.
+ * their fixed placements; the validity; then the invitation of those whose turn it is. An internal flow
+ * is the same flow inside the caller's organisation: each signer an active member of it, signing for it.
  */
-import { AppError, checkMobile, contracts } from '@openseal/core';
+import { AppError, checkMobile, contracts, maskPhone } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import { OfdError } from '@openseal/ofd';
 import { newId } from '../../lib/ids';
-import { requireOrgPermission, requireRealName } from '../../lib/permissions';
+import { requireOrgPermission, requireRealName, type OrgContext } from '../../lib/permissions';
 import type { AuthContext } from '../session/session.service';
 import type { WorkPool } from '../../workers/work-pool';
 import { participation, recordAct } from './flow-context';
@@ -46,9 +47,19 @@ export function createFlowCreation(deps: FlowsDeps, core: FlowCore) {
   const { evidence, files } = deps;
   const { invite } = core;
 
-  async function create(db: Db, ctx: AuthContext, input: contracts.CreateFlowRequest) {
+  /**
+   * `internal`: every organisation signer is of the caller's organisation (resolved by createInternal),
+   * and the flow is kept as an internal one.
+   */
+  async function create(
+    db: Db,
+    ctx: AuthContext,
+    input: contracts.CreateFlowRequest,
+    internal?: { org: OrgContext; organizeName: string },
+  ) {
     requireRealName(ctx);
     if (ctx.organizationId) await requireOrgPermission(db, ctx, 'sign.launch');
+    const scene = internal ? ('internal' as const) : input.scene;
     const me = await repo.personById(db, ctx.personId);
     if (!me) throw new AppError('session.missing');
     const orgName = ctx.organizationId ? await repo.organizationName(db, ctx.organizationId) : null;
@@ -147,7 +158,10 @@ export function createFlowCreation(deps: FlowsDeps, core: FlowCore) {
       if (!mobile.ok) throw new AppError(mobile.key);
       let organizationId: string | null = null;
       let organizeName: string | null = null;
-      if (s.type === 'organization') {
+      if (s.type === 'organization' && internal) {
+        organizationId = internal.org.organizationId;
+        organizeName = internal.organizeName;
+      } else if (s.type === 'organization') {
         if (!s.organizeName) throw new AppError('sign.signerOrgNotFound', { params: { name: '' } });
         const org = await repo.verifiedOrganization(db, s.organizeName);
         if (!org) throw new AppError('sign.signerOrgNotFound', { params: { name: s.organizeName } });
@@ -194,7 +208,7 @@ export function createFlowCreation(deps: FlowsDeps, core: FlowCore) {
         {
           id: flowId,
           name: input.name,
-          scene: input.scene,
+          scene,
           status: 'pendingSign',
           sign_order: input.order,
           initiator_person_id: ctx.personId,
@@ -223,7 +237,7 @@ export function createFlowCreation(deps: FlowsDeps, core: FlowCore) {
         },
         evidence: {
           hashes: Object.fromEntries(fileRows.map((f) => [`file${f.position}`, f.original_sha256])),
-          data: { scene: input.scene, signers: tasks.length, order: input.order },
+          data: { scene, signers: tasks.length, order: input.order },
           at: now,
         },
       });
@@ -237,5 +251,43 @@ export function createFlowCreation(deps: FlowsDeps, core: FlowCore) {
     return detailOf(db, files, await participation(db, ctx, flowId));
   }
 
-  return { create };
+  /**
+   * An internal flow: started in an organisation space (sign.launch), every signer an active member of
+   * that organisation, named by member id or mobile; anyone else is refused before anything is stored.
+   * The signers sign for the organisation, so its seals, authorisations and approvals apply as in any
+   * flow; the rest is the ordinary creation.
+   */
+  async function createInternal(db: Db, ctx: AuthContext, input: contracts.InternalFlowRequest) {
+    requireRealName(ctx);
+    const org = await requireOrgPermission(db, ctx, 'sign.launch');
+    const live = await deps.organizes.findLive(db, org.organizationId);
+    if (!live) throw new AppError('org.notFound');
+    const signers: contracts.SignerInput[] = [];
+    for (const s of input.signers) {
+      let by: { memberId: string } | { mobile: string };
+      if (s.memberId !== undefined) by = { memberId: s.memberId };
+      else {
+        const mobile = checkMobile(s.mobile ?? '');
+        if (!mobile.ok) throw new AppError(mobile.key);
+        by = { mobile: mobile.value };
+      }
+      const m = await deps.organizes.activeMember(db, org.organizationId, by);
+      if (!m)
+        throw new AppError('sign.signerNotMember', {
+          params: { who: 'memberId' in by ? by.memberId : maskPhone(by.mobile) },
+        });
+      signers.push({
+        type: 'organization',
+        name: m.name,
+        mobile: m.mobile,
+        organizeName: live.name,
+        ...(s.order !== undefined ? { order: s.order } : {}),
+        placements: s.placements,
+        needSignature: s.needSignature,
+      });
+    }
+    return create(db, ctx, { ...input, scene: 'flow', signers }, { org, organizeName: live.name });
+  }
+
+  return { create, createInternal };
 }

@@ -470,6 +470,7 @@ export async function updateWill(
     verified_at: Date;
     used_at: Date;
     front_data: string | null;
+    method: string;
   }>,
   fromStatus?: WillRow['status'],
 ): Promise<boolean> {

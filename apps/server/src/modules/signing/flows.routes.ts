@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contracts as c } from '@openseal/core';
 import { z } from 'zod';
 import { ok } from '../../lib/reply';
-import { responses } from '../../lib/route-kit';
+import { clientOf, responses } from '../../lib/route-kit';
 import type { SigningModule } from './signing-module';
 
 const flowParams = z.object({ flowId: z.string().min(1).max(64) });
@@ -34,6 +34,20 @@ export default async function signingRoutes(app: FastifyInstance, opts: { signin
       },
     },
     async (req) => ok(await flows.create(db, req.requireAuth(), req.body), req.lang),
+  );
+
+  r.post(
+    '/v1/sign/internalFlow',
+    {
+      schema: {
+        tags,
+        summary:
+          'Start an internal flow: inside the caller’s organisation (sign.launch), every signer an active member of it (by member id or mobile; others refused), each signing for the organisation with its seals under the usual authorisations and approvals',
+        body: c.internalFlowRequest,
+        response: responses(c.flowDetail),
+      },
+    },
+    async (req) => ok(await flows.createInternal(db, req.requireAuth(), req.body), req.lang),
   );
 
   r.post(
@@ -325,6 +339,77 @@ export default async function signingRoutes(app: FastifyInstance, opts: { signin
     },
     async (req) =>
       ok(await will.verify(db, req.requireAuth(), req.params.willBizId, req.body.code), req.lang),
+  );
+
+  r.post(
+    '/v1/auth/willAuthConfig',
+    {
+      schema: {
+        tags: ['Authorisation'],
+        summary:
+          'Which will-auth methods apply to the caller for a business (SMS code, password, face — sandbox only —, UKey for an organisation’s business), why the others do not, and the default (WILL_AUTH_METHODS)',
+        body: c.willAuthConfigRequest,
+        response: responses(c.willAuthConfigResponse),
+      },
+    },
+    async (req) => ok(await will.config(db, req.requireAuth(), req.body), req.lang),
+  );
+
+  r.post(
+    '/v1/will/:willBizId/verifyPassword',
+    {
+      schema: {
+        tags: willTags,
+        summary: 'Confirm a will-auth with the caller’s login password (wrong guesses wait as at login)',
+        params: willParams,
+        body: c.willPasswordRequest,
+        response: responses(c.willStatusResponse),
+      },
+    },
+    async (req) =>
+      ok(
+        await will.verifyPassword(
+          db,
+          req.requireAuth(),
+          req.params.willBizId,
+          req.body.password,
+          clientOf(req),
+        ),
+        req.lang,
+      ),
+  );
+
+  r.post(
+    '/v1/will/:willBizId/verifyFace',
+    {
+      schema: {
+        tags: willTags,
+        summary:
+          'Confirm a will-auth by a face check: sandbox only (passes a real-named person); offered only beside the sandbox identity service',
+        params: willParams,
+        response: responses(c.willStatusResponse),
+      },
+    },
+    async (req) => ok(await will.verifyFace(db, req.requireAuth(), req.params.willBizId), req.lang),
+  );
+
+  r.post(
+    '/v1/will/:willBizId/verifyUkey',
+    {
+      schema: {
+        tags: willTags,
+        summary:
+          'Confirm a will-auth of an organisation’s business with a UKey bound to it: its signature over a challenge of /v1/sealUKeyBinding/challenge',
+        params: willParams,
+        body: c.willUkeyRequest,
+        response: responses(c.willStatusResponse),
+      },
+    },
+    async (req) =>
+      ok(
+        await will.verifyUkey(db, req.requireAuth(), req.params.willBizId, req.body, clientOf(req).ip),
+        req.lang,
+      ),
   );
 
   r.get(

@@ -2,6 +2,7 @@
  * The sign service's parts, built once in app.ts: flows (quick sign and multi-party), approvals,
  * will-auth and the evidence records, plus the sweeper that ends flows whose validity ran out.
  */
+import { contracts } from '@openseal/core';
 import type { Db } from '@openseal/db';
 import type { ModuleDeps } from '../module-deps';
 import { createApprovalsService } from './approvals.service';
@@ -9,22 +10,58 @@ import { FLOW_ACCESS, flowFileAccess } from './file-access';
 import { createFlowsService } from './flows.service';
 import { createNotaryService } from './notary.service';
 import { createPdfSigning } from './pdf-signing';
-import { createWillService, type WillBusiness } from './will.service';
+import { createWillService, type WillBusiness, type WillMethodsDeps } from './will.service';
+
+/** WILL_AUTH_METHODS as a list of known methods; unset or unreadable: the default order. */
+function offeredMethods(value: unknown): readonly contracts.WillMethod[] {
+  if (!Array.isArray(value)) return contracts.DEFAULT_WILL_METHODS;
+  const known = value.filter((m): m is contracts.WillMethod =>
+    (contracts.WILL_METHODS as readonly unknown[]).includes(m),
+  );
+  return [...new Set(known)];
+}
 
 export function createSigningModule(
-  deps: Pick<ModuleDeps, 'pki' | 'evidence' | 'files' | 'msgs' | 'links' | 'appConfig' | 'work'> & {
+  deps: Pick<
+    ModuleDeps,
+    | 'pki'
+    | 'evidence'
+    | 'files'
+    | 'msgs'
+    | 'links'
+    | 'appConfig'
+    | 'work'
+    | 'config'
+    | 'accounts'
+    | 'organizes'
+  > & {
     db: Db;
     log: { warn(obj: object, msg: string): void };
     /** How often open flows are checked for expiry. */
     sweepIntervalMs?: number;
     /** Whether a will-auth of the seal service (authorisation, claim, renewal) may name this object for the caller. */
     ownsSealBusiness: WillBusiness['ownsSealBusiness'];
+    /** The UKey module's keys and proof, for confirming intent with a bound key. */
+    ukeyProof: WillMethodsDeps['ukeys'];
   },
 ) {
   // Files uploaded into a flow, and the seal pictures its approvals show, are read by its participants.
   deps.files.registerAccess(FLOW_ACCESS, flowFileAccess);
-  const will = createWillService({ msgs: deps.msgs, ownsSealBusiness: deps.ownsSealBusiness });
+  const will = createWillService({
+    msgs: deps.msgs,
+    ownsSealBusiness: deps.ownsSealBusiness,
+    offered: async () => offeredMethods(await deps.config.json<unknown>('WILL_AUTH_METHODS', null)),
+    // No live face service is wired: a face check exists only beside the sandbox identity service.
+    faceSandbox: deps.appConfig.realName.provider === 'sandbox',
+    passwords: {
+      has: (db, personId) => deps.accounts.hasPassword(db, personId),
+      confirm: (db, personId, password, client) =>
+        deps.accounts.confirmOwnPassword(db, personId, password, client),
+    },
+    ukeys: deps.ukeyProof,
+  });
   const flows = createFlowsService({
+    organizes: deps.organizes,
     evidence: deps.evidence,
     files: deps.files,
     msgs: deps.msgs,

@@ -62,7 +62,14 @@ export default async function verifyRoutes(
         if (file.bytes.length > maxBytes) throw new AppError('file.tooLarge', { details: { maxBytes } });
         await checkUpload(file.bytes, ['pdf'], { work: app.work, maxPixels: LIMITS.imageMaxPixels });
         const actor = req.auth ? req.auth.personId : 'anonymous';
-        return ok(inLanguage(await opts.verify.verifyUpload(app.db, { ...file, actor }), req.lang), req.lang);
+        // A signed-in person's verification becomes one of their verified records.
+        const owner = req.auth
+          ? { personId: req.auth.personId, organizationId: req.auth.organizationId }
+          : null;
+        return ok(
+          inLanguage(await opts.verify.verifyUpload(app.db, { ...file, actor, owner }), req.lang),
+          req.lang,
+        );
       } finally {
         leave();
       }
@@ -83,6 +90,39 @@ export default async function verifyRoutes(
     },
     async (req) =>
       ok(inLanguage(await opts.verify.getReport(app.db, req.params.reportId), req.lang), req.lang),
+  );
+
+  // --- verified records: a signed-in person's own verifications ---
+
+  r.get(
+    '/v1/verifiedRecord/list',
+    {
+      schema: {
+        tags,
+        summary:
+          'The caller’s verified records: verifications they made signed in on the public verification page, newest first',
+        querystring: c.verifiedRecordListQuery,
+        response: responses(c.verifiedRecordPage),
+      },
+    },
+    async (req) => ok(await opts.verify.records(app.db, req.requireAuth().personId, req.query), req.lang),
+  );
+
+  r.get(
+    '/v1/verifiedRecord/:verifiedUuid',
+    {
+      schema: {
+        tags,
+        summary:
+          'One of the caller’s verified records with its report; another person’s is answered as absent',
+        params: c.verifiedRecordParams,
+        response: responses(c.verifiedRecordDetail),
+      },
+    },
+    async (req) => {
+      const found = await opts.verify.record(app.db, req.requireAuth().personId, req.params.verifiedUuid);
+      return ok({ ...found, report: inLanguage(found.report, req.lang) }, req.lang);
+    },
   );
 
   r.get(

@@ -1,7 +1,9 @@
 /**
  * Verification of uploaded PDFs for anyone (no login): the same report as `openseal verify`, against the
  * platform's trust store and its own revocation answers, recorded as a leaf of the evidence log and kept
- * (without the file) so its result page can be reloaded, shared and downloaded as a PDF.
+ * (without the file) so its result page can be reloaded, shared and downloaded as a PDF. A signed-in
+ * person's verification is kept as theirs: their verified records (`records`, `record`), which nobody
+ * else reads through them.
  */
 import { AppError, LIMITS, type contracts } from '@openseal/core';
 import type { Db } from '@openseal/db';
@@ -12,7 +14,12 @@ import type { ConfigService } from '../config/config.service';
 import type { EvidenceService } from '../evidence/evidence.service';
 import type { PkiService } from '../pki/pki.service';
 import type { WorkPool } from '../../workers/work-pool';
-import { findVerifyReport, insertVerifyReport } from './verify-reports.repository';
+import {
+  findVerifyReport,
+  insertVerifyReport,
+  listVerifyReportsOf,
+  type VerifyReportRow,
+} from './verify-reports.repository';
 
 /** Bounds for files from anyone: a verification may not hold a worker longer than this. */
 const VERIFY_LIMITS = { deadlineMs: 20_000, maxObjects: 500_000, maxStreamBytes: 64 * 1024 * 1024 };
@@ -58,7 +65,13 @@ export function createVerifyService(deps: {
 
   async function verifyUpload(
     db: Db,
-    input: { bytes: Buffer; fileName: string; actor: string },
+    input: {
+      bytes: Buffer;
+      fileName: string;
+      actor: string;
+      /** The signed-in verifier and their space: the report becomes one of their verified records. */
+      owner?: { personId: string; organizationId: string | null } | null;
+    },
   ): Promise<PdfVerifyResponse> {
     const sha256 = createHash('sha256').update(input.bytes).digest('hex');
     let report;
@@ -99,6 +112,8 @@ export function createVerifyService(deps: {
         verdict: report.verdict,
         report: kept,
         evidenceIndex: leaf.index,
+        personId: input.owner?.personId ?? null,
+        organizationId: input.owner?.organizationId ?? null,
       });
       const answer: PdfVerifyResponse = {
         fileName: input.fileName,
@@ -126,7 +141,59 @@ export function createVerifyService(deps: {
     };
   }
 
-  return { verifyUpload, getReport, maxUploadBytes };
+  function summaryOf(row: VerifyReportRow): z.infer<typeof contracts.verifiedRecordSummary> {
+    const report = row.report as KeptReport;
+    return {
+      verifiedUuid: row.id,
+      fileName: row.fileName,
+      sha256: row.sha256,
+      size: row.size,
+      verdict: row.verdict as PdfVerifyResponse['verdict'],
+      signatureCount: report.signatures?.length ?? 0,
+      evidenceIndex: row.evidenceIndex,
+      organizationId: row.organizationId,
+      verifiedAt: row.createdAt.toISOString(),
+    };
+  }
+
+  /** The caller's own verified records, newest first. */
+  async function records(
+    db: Db,
+    personId: string,
+    q: z.infer<typeof contracts.verifiedRecordListQuery>,
+  ): Promise<z.infer<typeof contracts.verifiedRecordPage>> {
+    const { total, rows } = await listVerifyReportsOf(db, {
+      personId,
+      ...(q.verdict ? { verdict: q.verdict } : {}),
+      ...(q.keyword ? { keyword: q.keyword } : {}),
+      limit: q.pageSize,
+      offset: (q.pageNum - 1) * q.pageSize,
+    });
+    return { total, pageNum: q.pageNum, pageSize: q.pageSize, list: rows.map(summaryOf) };
+  }
+
+  /** One of the caller's verified records with its report; anyone else's is answered as absent. */
+  async function record(
+    db: Db,
+    personId: string,
+    verifiedUuid: string,
+  ): Promise<z.infer<typeof contracts.verifiedRecordDetail>> {
+    const row = /^vr_[A-Za-z0-9_-]{22}$/.test(verifiedUuid) ? await findVerifyReport(db, verifiedUuid) : null;
+    if (!row || row.personId !== personId) throw new AppError('verify.recordNotFound');
+    return {
+      ...summaryOf(row),
+      report: {
+        ...(row.report as KeptReport),
+        fileName: row.fileName,
+        sha256: row.sha256,
+        size: row.size,
+        evidenceIndex: row.evidenceIndex,
+        reportId: row.id,
+      },
+    };
+  }
+
+  return { verifyUpload, getReport, maxUploadBytes, records, record };
 }
 
 export type VerifyService = ReturnType<typeof createVerifyService>;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { contracts as c } from '@openseal/core';
+import { AppError, contracts as c } from '@openseal/core';
+import type { Db } from '@openseal/db';
 import { z } from 'zod';
 import { ok } from '../../lib/reply';
 import { clientOf, responses } from '../../lib/route-kit';
@@ -9,12 +10,30 @@ import type { ModuleDeps } from '../module-deps';
 import { UNWIRED_SEAL_DIRECTORY, type SealDirectory } from './seal-directory';
 import { createUkeyApplyService } from './ukey-apply.service';
 import { createUkeysService } from './ukeys.service';
+import { createUkeyPermissionsService } from './ukey-permissions.service';
+import type { AuthContext } from '../session/session.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The UKey module's seam to the seals module (see SealDirectory). */
-    ukeys: { useSealDirectory(directory: SealDirectory): void };
+    /**
+     * The UKey module's seams: to the seals module (see SealDirectory), and to will-auth, which confirms
+     * intent with a bound key's signature (see UkeyWillProof).
+     */
+    ukeys: { useSealDirectory(directory: SealDirectory): void; willProof: UkeyWillProof };
   }
+}
+
+/** What will-auth (the sign service) needs of UKeys: the keys one may confirm with, and the proof. */
+export interface UkeyWillProof {
+  /** The organisation's live bound keys, or none when the caller may not use keys (seal.view, real name). */
+  liveKeys(db: Db, ctx: AuthContext): Promise<{ ukeySn: string; name: string }[]>;
+  /** A bound key of the caller's organisation is present: its signature over the caller's challenge. */
+  prove(
+    db: Db,
+    ctx: AuthContext,
+    proof: { ukeySn: string; challengeId: string; signature: string },
+    ip: string | null,
+  ): Promise<void>;
 }
 
 /**
@@ -29,10 +48,24 @@ async function ukeysRoutes(
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   let directory = deps.seals ?? UNWIRED_SEAL_DIRECTORY;
-  app.decorate('ukeys', { useSealDirectory: (d: SealDirectory) => void (directory = d) });
   const seals = () => directory;
   const ukeys = createUkeysService({ pki: deps.pki, organizes: deps.organizes, seals });
   const applies = createUkeyApplyService({ pki: deps.pki, ukeys, seals });
+  const permissions = createUkeyPermissionsService({ ukeys });
+  const willProof: UkeyWillProof = {
+    async liveKeys(db, ctx) {
+      try {
+        return await ukeys.liveKeys(db, ctx);
+      } catch (err) {
+        if (err instanceof AppError) return [];
+        throw err;
+      }
+    },
+    async prove(db, ctx, proof, ip) {
+      await ukeys.verifySign(db, ctx, proof, ip);
+    },
+  };
+  app.decorate('ukeys', { useSealDirectory: (d: SealDirectory) => void (directory = d), willProof });
   const tags = ['UKeys'];
   const ip = (req: Parameters<typeof clientOf>[0]) => clientOf(req).ip;
   const B = '/v1/sealUKeyBinding';
@@ -76,7 +109,10 @@ async function ukeysRoutes(
       },
     },
     async (req) =>
-      ok(await ukeys.cancelBinding(app.db, req.requireAuth(), req.body.ukeySn, ip(req)), req.lang),
+      ok(
+        await ukeys.cancelBinding(app.db, req.requireAuth(), req.body.ukeySn, ip(req), req.keySerial),
+        req.lang,
+      ),
   );
 
   r.post(
@@ -129,7 +165,11 @@ async function ukeysRoutes(
         response: responses(c.ukeyOut),
       },
     },
-    async (req) => ok(await ukeys.updateBindingSeal(app.db, req.requireAuth(), req.body, ip(req)), req.lang),
+    async (req) =>
+      ok(
+        await ukeys.updateBindingSeal(app.db, req.requireAuth(), req.body, ip(req), req.keySerial),
+        req.lang,
+      ),
   );
 
   r.get(
@@ -275,6 +315,51 @@ async function ukeysRoutes(
     },
     async (req) =>
       ok(await applies.executeOpt(app.db, req.requireAuth(), req.body, ip(req), req.lang), req.lang),
+  );
+
+  // --- an agent's UKey permission requests ---
+  const P = '/v1/ukey/user/operation';
+
+  r.post(
+    `${P}/agentInsertUKeyPromotePermission`,
+    {
+      schema: {
+        tags,
+        summary:
+          'A member who inserted a bound UKey asks for the permission an operation on it needs: held already, or a request the legal representative or super administrator decides; an approval allows that operation on that key once within 30 minutes while x-key-serial names the key',
+        body: c.agentPromoteRequest,
+        response: responses(c.agentPromoteResponse),
+      },
+    },
+    async (req) => ok(await permissions.promote(app.db, req.requireAuth(), req.body, ip(req)), req.lang),
+  );
+
+  r.post(
+    `${P}/promotePermission/list`,
+    {
+      schema: {
+        tags,
+        summary:
+          'UKey permission requests: the organisation’s for its legal representative and super administrator, one’s own for everyone else',
+        body: c.ukeyPermissionListRequest,
+        response: responses(c.ukeyPermissionPage),
+      },
+    },
+    async (req) => ok(await permissions.list(app.db, req.requireAuth(), req.body), req.lang),
+  );
+
+  r.post(
+    `${P}/promotePermission/decide`,
+    {
+      schema: {
+        tags,
+        summary:
+          'Approve or reject a UKey permission request (legal representative or super administrator, holding the point, never their own)',
+        body: c.ukeyPermissionDecisionRequest,
+        response: responses(c.ukeyPermissionRequestOut),
+      },
+    },
+    async (req) => ok(await permissions.decide(app.db, req.requireAuth(), req.body, ip(req)), req.lang),
   );
 }
 

@@ -6,7 +6,7 @@
 import { AppError, contracts, type Language } from '@openseal/core';
 import { isUniqueViolation, type Db } from '@openseal/db';
 import { newId } from '../../lib/ids';
-import { requireOrgPermission, requireRealName, type OrgContext } from '../../lib/permissions';
+import { requireOrg, requireOrgPermission, requireRealName, type OrgContext } from '../../lib/permissions';
 import { inTransaction } from '../../lib/tx';
 import { recordAudit } from '../audit/audit.repository';
 import type { OrganizesService } from '../organizes/organizes.service';
@@ -15,6 +15,7 @@ import type { AuthContext } from '../session/session.service';
 import type { SealDirectory } from './seal-directory';
 import { challengeText, fromDer, readCertificate, verifyProof, type ReadCertificate } from './ukey-proof';
 import * as repo from './ukeys.repository';
+import { hasApproval, takeApproval } from './ukey-permissions.repository';
 
 type UkeyKind = contracts.UkeyKind;
 
@@ -36,6 +37,54 @@ export function createUkeysService(deps: UkeysDeps) {
     const o = await requireOrgPermission(db, ctx, point);
     requireRealName(ctx);
     return o;
+  }
+
+  /**
+   * seal.manage for an operation on one key, or, lacking it, an approved UKey permission request of the
+   * caller's for this operation on this key while the request names the key in the permission-key header
+   * (ukey-permissions.service). Answers the approval to take in the operation's transaction (null: the role).
+   */
+  async function manageKey(
+    db: Db,
+    ctx: AuthContext,
+    operation: contracts.UkeyAgentOperation,
+    ukeySn: string,
+    keySerial: string | null,
+  ): Promise<{ o: OrgContext; viaApproval: boolean }> {
+    try {
+      return { o: await org(db, ctx, contracts.OPERATION_POINTS[operation]), viaApproval: false };
+    } catch (e) {
+      if (!(e instanceof AppError) || e.key !== 'perm.sealManage' || keySerial !== ukeySn) throw e;
+      const o = requireOrg(ctx);
+      requireRealName(ctx);
+      const held = await hasApproval(db, {
+        organizationId: o.organizationId,
+        memberId: o.memberId,
+        ukeySn,
+        operation,
+        now: now(),
+      });
+      if (!held) throw e;
+      return { o, viaApproval: true };
+    }
+  }
+
+  /** Takes the approval an agent acts under, in the operation's transaction (refused if another took it). */
+  async function takeAgentApproval(
+    trx: Db,
+    o: OrgContext,
+    operation: contracts.UkeyAgentOperation,
+    ukeySn: string,
+  ): Promise<string> {
+    const taken = await takeApproval(trx, {
+      organizationId: o.organizationId,
+      memberId: o.memberId,
+      ukeySn,
+      operation,
+      now: now(),
+    });
+    if (!taken) throw new AppError('perm.sealManage');
+    return taken;
   }
 
   async function organisation(db: Db, organizationId: string) {
@@ -278,10 +327,18 @@ export function createUkeysService(deps: UkeysDeps) {
       });
     },
 
-    async cancelBinding(db: Db, ctx: AuthContext, ukeySn: string, ip: string | null) {
-      const o = await org(db, ctx, 'seal.manage');
+    async cancelBinding(
+      db: Db,
+      ctx: AuthContext,
+      ukeySn: string,
+      ip: string | null,
+      /** The permission-key header: the key an agent's approved request is for. */
+      keySerial: string | null = null,
+    ) {
+      const { o, viaApproval } = await manageKey(db, ctx, 'unbind', ukeySn, keySerial);
       return inTransaction(db, async (trx) => {
         const b = await liveBinding(trx, o, ukeySn);
+        const approval = viaApproval ? await takeAgentApproval(trx, o, 'unbind', ukeySn) : null;
         if (!(await repo.endBinding(trx, b.id, 'unbound', o.personId, now())))
           throw new AppError('ukey.notBound');
         await recordAudit(trx, {
@@ -291,7 +348,7 @@ export function createUkeysService(deps: UkeysDeps) {
           targetType: 'ukey',
           targetId: ukeySn,
           ip,
-          detail: { certSerial: b.cert_serial },
+          detail: { certSerial: b.cert_serial, ...(approval ? { permissionRequest: approval } : {}) },
         });
         return { ukeySn, status: 'unbound' as const };
       });
@@ -391,11 +448,14 @@ export function createUkeysService(deps: UkeysDeps) {
       ctx: AuthContext,
       input: { ukeySn: string; sealCodes: string[]; ukeyName?: string | undefined },
       ip: string | null,
+      /** The permission-key header: the key an agent's approved request is for. */
+      keySerial: string | null = null,
     ) {
-      const o = await org(db, ctx, 'seal.manage');
+      const { o, viaApproval } = await manageKey(db, ctx, 'updateSeals', input.ukeySn, keySerial);
       const name = input.ukeyName !== undefined ? checkName(input.ukeyName) : undefined;
       return inTransaction(db, async (trx) => {
         const b = await liveBinding(trx, o, input.ukeySn);
+        const approval = viaApproval ? await takeAgentApproval(trx, o, 'updateSeals', input.ukeySn) : null;
         if (b.kind === 'offline' && input.sealCodes.length === 0) throw new AppError('ukey.sealsRequired');
         const sealCodes = await checkSeals(trx, o.organizationId, b.kind, input.sealCodes);
         await repo.replaceBindingSeals(trx, b.id, sealCodes);
@@ -407,11 +467,26 @@ export function createUkeysService(deps: UkeysDeps) {
           targetType: 'ukey',
           targetId: input.ukeySn,
           ip,
-          detail: { sealCodes, ...(name !== undefined ? { name } : {}) },
+          detail: {
+            sealCodes,
+            ...(name !== undefined ? { name } : {}),
+            ...(approval ? { permissionRequest: approval } : {}),
+          },
         });
         const row = await repo.findLiveBindingInOrg(trx, o.organizationId, input.ukeySn);
         return out(trx, row!, sealCodes);
       });
+    },
+
+    /** The organisation's live keys (serial and name), for confirming intent with one (seal.view). */
+    async liveKeys(db: Db, ctx: AuthContext) {
+      const o = await org(db, ctx, 'seal.view');
+      const { rows } = await repo.listLiveBindings(db, {
+        organizationId: o.organizationId,
+        limit: 50,
+        offset: 0,
+      });
+      return rows.map((b) => ({ ukeySn: b.ukey_sn, name: b.name }));
     },
 
     async bindSeals(db: Db, ctx: AuthContext, ukeySn: string) {

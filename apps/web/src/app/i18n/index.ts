@@ -11,6 +11,7 @@ import * as sealsMessages from '../../features/seals/i18n';
 import * as verifyMessages from '../../features/verify/i18n';
 import * as pdfViewerMessages from '../../components/pdf-viewer/messages';
 import * as ofdViewerMessages from '../../components/ofd-viewer/messages';
+import * as tourMessages from '../../components/first-use-tour/messages';
 import * as signMessages from '../../features/sign/i18n';
 import * as manageMessages from '../../features/manage/i18n';
 import * as mobileMessages from './mobile';
@@ -25,6 +26,7 @@ const FEATURE_MESSAGES = [
   verifyMessages,
   pdfViewerMessages,
   ofdViewerMessages,
+  tourMessages,
   manageMessages,
   mobileMessages,
 ];

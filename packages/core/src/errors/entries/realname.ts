@@ -114,4 +114,38 @@ export const REALNAME_ENTRIES = [
     zh: '请选择认证方式并填写所需信息',
     en: 'Choose a verification method and give what it needs',
   },
+  // Why an identity check did not pass: the verification service's answer, kept as the key so the
+  // applicant reads it in their own language (the flow's reason and its history).
+  {
+    code: 4115,
+    http: 400,
+    key: 'realName.identityMismatch',
+    handling: 'toastFail',
+    zh: '姓名与身份证号码不一致',
+    en: 'The name and the ID number do not match',
+  },
+  {
+    code: 4116,
+    http: 400,
+    key: 'realName.legalMismatch',
+    handling: 'toastFail',
+    zh: '法定代表人信息与工商登记不一致',
+    en: 'The legal representative does not match the business registry',
+  },
+  {
+    code: 4117,
+    http: 503,
+    key: 'realName.verifierUnavailable',
+    handling: 'toastFail',
+    zh: '身份核验服务暂不可用，请稍后重新认证',
+    en: 'The identity verification service is unavailable; verify again later',
+  },
+  {
+    code: 4118,
+    http: 400,
+    key: 'realName.verificationFailed',
+    handling: 'toastFail',
+    zh: '身份核验未通过',
+    en: 'The identity check did not pass',
+  },
 ] as const satisfies readonly CatalogueEntry[];

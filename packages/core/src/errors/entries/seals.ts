@@ -151,6 +151,22 @@ export const SEALS_ENTRIES = [
     en: 'The seal text has too many or too few characters for this style',
   },
   {
+    code: 6119,
+    http: 404,
+    key: 'seal.freehandNotFound',
+    handling: 'toastFail',
+    zh: '手绘印模不存在或已清除',
+    en: 'The hand-drawn picture does not exist or has been cleared',
+  },
+  {
+    code: 6120,
+    http: 409,
+    key: 'seal.freehandInUse',
+    handling: 'toastFail',
+    zh: '该手绘印模已用于印章或申请，不能清除',
+    en: 'The hand-drawn picture is used by a seal or an application and cannot be cleared',
+  },
+  {
     code: 6201,
     http: 404,
     key: 'sealChange.notFound',

@@ -66,6 +66,13 @@ export const SIGNING_ENTRIES = [
     '文件已被其他签署方更新，请重试',
     'Another signer updated the file; please try again',
   ),
+  e(
+    15017,
+    400,
+    'sign.signerNotMember',
+    '内部签署的签署人须为本企业成员：{{who}}',
+    'Every signer of an internal flow must be a member of this organisation: {{who}}',
+  ),
   e(15101, 400, 'sign.sealRequired', '请选择签署使用的印章', 'Choose the seal to sign with'),
   e(15102, 400, 'sign.signatureRequired', '请选择签名（个人印章）', 'Choose your signature (personal seal)'),
   e(
@@ -162,4 +169,18 @@ export const SIGNING_ENTRIES = [
     'The intent confirmation expired; confirm again',
   ),
   e(15305, 400, 'will.mismatch', '意愿认证与当前签署任务不符', 'The intent confirmation is for another task'),
+  e(
+    15306,
+    400,
+    'will.methodUnavailable',
+    '该意愿认证方式当前不可用：{{method}}',
+    'This way of confirming intent is not available now: {{method}}',
+  ),
+  e(
+    15307,
+    400,
+    'will.faceFailed',
+    '人脸核验未通过，请重试或改用其他认证方式',
+    'The face check failed; try again or confirm another way',
+  ),
 ] as const satisfies readonly CatalogueEntry[];

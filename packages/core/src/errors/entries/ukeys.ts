@@ -181,4 +181,28 @@ export const UKEYS_ENTRIES = [
     zh: '更换或续期须指定本企业已绑定的原UKey',
     en: 'A replacement or renewal names a UKey bound to this organisation',
   },
+  {
+    code: 7034,
+    http: 404,
+    key: 'ukeyPermission.notFound',
+    handling: 'toastFail',
+    zh: 'UKey权限申请不存在',
+    en: 'The UKey permission request does not exist',
+  },
+  {
+    code: 7035,
+    http: 409,
+    key: 'ukeyPermission.statusChange',
+    handling: 'toastFail',
+    zh: '该UKey权限申请已处理',
+    en: 'The UKey permission request was already decided',
+  },
+  {
+    code: 7036,
+    http: 403,
+    key: 'ukeyPermission.deciderOnly',
+    handling: 'toastFail',
+    zh: '仅法定代表人或超级管理员可审批UKey权限申请',
+    en: 'Only the legal representative or the super administrator decides UKey permission requests',
+  },
 ] as const satisfies readonly CatalogueEntry[];

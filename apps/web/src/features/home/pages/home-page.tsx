@@ -20,6 +20,7 @@ import { identityOf, useAccountInfo } from '../../../hooks/use-session';
 import { useSystemConfig } from '../../../hooks/use-system-config';
 import type { BannerItem } from '../../../lib/system-config';
 import { AnnouncementDialog } from '../components/announcement-dialog';
+import { FirstUseTour } from '../../../components/first-use-tour';
 
 interface Entry {
   key: string;
@@ -232,6 +233,15 @@ export function HomePage(_props: PageProps) {
         </section>
       </div>
       <AnnouncementDialog enabled={config.displayAnnouncement} content={config.announcementContent} />
+      <FirstUseTour
+        page="home"
+        steps={[
+          { target: 'top-nav', key: 'nav' },
+          { target: 'realname-banner', key: 'realName' },
+          { target: 'quick-entries', key: 'quick' },
+          { target: 'user-dropdown', key: 'account' },
+        ]}
+      />
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { useSystemConfig } from '../../../hooks/use-system-config';
 import type { PageProps } from '../../../lib/page';
 import { useTodoCount } from '../api/todo';
 import { mobileHref } from '../../../lib/device';
+import { FirstUseTour } from '../../../components/first-use-tour';
 
 interface Entry {
   key: string;
@@ -130,6 +131,15 @@ export function MobileHomePage(_props: PageProps) {
           </Link>
         ))}
       </nav>
+      <FirstUseTour
+        page="home"
+        steps={[
+          { target: 'mobile-home-who', key: 'realName' },
+          { target: 'mobile-home-todo', key: 'todo' },
+          { target: 'mobile-home-entries', key: 'entries' },
+          { target: 'mobile-tabs', key: 'tabs' },
+        ]}
+      />
     </div>
   );
 }

@@ -7,8 +7,9 @@ import { SEALS_KEY } from './seals';
 import { ADDRESS_REFRESH_MS } from '../../../lib/query-client';
 
 /**
- * Seal changes (spec section 7, Seal changes): apply (ordinary, personal name, hand-painted), the records,
- * one change's detail and cancelling a pending one by changeNo.
+ * Seal changes (spec section 7, Seal changes): apply (ordinary, personal name, hand-painted, with a
+ * preview of the drawing at the seal's size), the records, one change's detail and cancelling a pending
+ * one by changeNo.
  */
 export type SealChange = z.output<typeof contracts.sealChange>;
 export type SealChangePage = z.output<typeof contracts.sealChangePage>;
@@ -16,6 +17,8 @@ export type SealChangeListRequest = z.input<typeof contracts.sealChangeListReque
 export type ApplySealChangeRequest = z.input<typeof contracts.applySealChangeRequest>;
 export type UploadedFile = z.output<typeof contracts.uploadedFile>;
 export type CustomSealList = z.output<typeof contracts.customSealList>;
+export type TempHandPaintedPic = z.output<typeof contracts.tempHandPaintedPic>;
+export type ClearFreehandResult = z.output<typeof contracts.clearFreehandResult>;
 
 /**
  * The custom kinds (department, industry, practice) with their drawing types and the longest title, as
@@ -65,6 +68,20 @@ export function personSealChange(sealCode: string, reason: string) {
 /** A hand-drawn seal replaced by a new uploaded drawing. */
 export function handPaintedSealChange(sealCode: string, handDrawnFileKey: string, reason: string) {
   return apiPost<SealChange>('/v1/sealChanges/handPaintedSealChange', { sealCode, handDrawnFileKey, reason });
+}
+
+/** An uploaded drawing fitted to the hand-drawn seal's size, as the change would store it (nothing stored). */
+export function tempHandPaintedPic(sealCode: string, handDrawnFileKey: string) {
+  return apiPost<TempHandPaintedPic>(
+    '/v1/sealChanges/getTempHandPaintedPic',
+    { sealCode, handDrawnFileKey },
+    { timeoutMs: 60_000 },
+  );
+}
+
+/** Discards an uploaded drawing that no change or application uses (clearFreehandMoulage), quietly. */
+export function discardSealImage(fileKey: string) {
+  return apiGet<ClearFreehandResult>('/v1/seals/clearFreehandMoulage', { fileKey }, { silent: true });
 }
 
 /** Revokes a pending change (a GET, as the spec has it); the seal is normal again. */

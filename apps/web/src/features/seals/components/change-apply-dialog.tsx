@@ -8,8 +8,10 @@ import { handleApiError } from '../../../lib/api-error-handler';
 import { toastSuccess } from '../../../lib/feedback';
 import {
   applySealChange,
+  discardSealImage,
   handPaintedSealChange,
   personSealChange,
+  tempHandPaintedPic,
   uploadSealImage,
   useChangeCustomKinds,
   type SealChange,
@@ -46,7 +48,7 @@ export function ChangeApplyDialog({
   const queryClient = useQueryClient();
   const [form] = Form.useForm<OrdinaryValues>();
   const [busy, setBusy] = useState(false);
-  const [drawing, setDrawing] = useState<{ fileKey: string; preview: string } | null>(null);
+  const [drawing, setDrawing] = useState<{ fileKey: string; preview: string; same: boolean } | null>(null);
   const type = seal ? changeTypeOf(seal.sealKind) : 'ordinary';
   const info = seal ? contracts.SEAL_KIND_INFO[seal.sealKind] : null;
   // Standard kinds offer the space's seal kinds' types; custom kinds those of the custom configuration.
@@ -71,8 +73,14 @@ export function ChangeApplyDialog({
     if (!keep) form.setFieldValue('sealType', initialType);
   }, [form, initialType, allowedKey, seal?.sealCode]);
 
-  const close = () => {
+  /** A drawing not submitted is discarded on the server (its upload is used by nothing). */
+  const dropDrawing = () => {
+    if (drawing) void discardSealImage(drawing.fileKey).catch(() => undefined);
     setDrawing(null);
+  };
+
+  const close = () => {
+    dropDrawing();
     form.resetFields();
     onClose();
   };
@@ -120,10 +128,16 @@ export function ChangeApplyDialog({
   };
 
   const acceptDrawing = async (png: Blob) => {
+    if (!seal) return;
     setBusy(true);
     try {
       const uploaded = await uploadSealImage(png);
-      setDrawing({ fileKey: uploaded.fileKey, preview: URL.createObjectURL(png) });
+      // Shown as the seal will have it: fitted to the seal's size by the server, not stored.
+      const fitted = await tempHandPaintedPic(seal.sealCode, uploaded.fileKey).catch((error: unknown) => {
+        void discardSealImage(uploaded.fileKey).catch(() => undefined);
+        throw error;
+      });
+      setDrawing({ fileKey: uploaded.fileKey, preview: fitted.image, same: fitted.sameAsCurrent });
     } catch (error) {
       handleApiError(error);
     } finally {
@@ -131,7 +145,10 @@ export function ChangeApplyDialog({
     }
   };
 
-  const canSubmit = type === 'handPainted' ? drawing !== null : type !== 'ordinary' || choice?.ready === true;
+  const canSubmit =
+    type === 'handPainted'
+      ? drawing !== null && !drawing.same
+      : type !== 'ordinary' || choice?.ready === true;
 
   return (
     <AppDialog
@@ -259,14 +276,18 @@ export function ChangeApplyDialog({
               <div style={{ marginBottom: 16 }}>
                 {drawing ? (
                   <Space orientation="vertical">
-                    <Alert type="success" showIcon title={t('sealChange.apply.drawn')} />
+                    {drawing.same ? (
+                      <Alert type="warning" showIcon title={t('sealChange.apply.sameDrawing')} />
+                    ) : (
+                      <Alert type="success" showIcon title={t('sealChange.apply.drawn')} />
+                    )}
                     <img
                       src={drawing.preview}
                       alt=""
                       data-testid="change-apply-drawing"
                       style={{ maxWidth: 240, maxHeight: 160, border: '1px dashed #d9d9d9' }}
                     />
-                    <Button size="small" onClick={() => setDrawing(null)}>
+                    <Button size="small" onClick={dropDrawing}>
                       {t('sealChange.apply.redraw')}
                     </Button>
                   </Space>

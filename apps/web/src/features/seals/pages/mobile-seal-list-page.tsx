@@ -8,6 +8,7 @@ import { formatDay } from '../model/manage-seals';
 import type { PageProps } from '../../../lib/page';
 import { useMySeals } from '../api/seals';
 import { StatusTag } from '../components/status-tag';
+import { FirstUseTour } from '../../../components/first-use-tour';
 
 const PAGE_SIZE = 10;
 
@@ -81,6 +82,14 @@ export function MobileSealListPage(_props: PageProps) {
           {t('mobile.seals.more')}
         </Button>
       ) : null}
+      <FirstUseTour
+        page="sealList"
+        steps={[
+          { target: 'mobile-seal-search', key: 'filters' },
+          { target: 'mobile-seal-card', key: 'card' },
+          { target: 'mobile-tabs', key: 'tabs' },
+        ]}
+      />
     </div>
   );
 }

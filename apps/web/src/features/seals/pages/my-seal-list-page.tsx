@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BackHeader } from '../../../components/back-header';
 import { WarningDialog } from '../../../components/warning-dialog';
+import { FirstUseTour } from '../../../components/first-use-tour';
 import { handleApiError } from '../../../lib/api-error-handler';
 import { toastSuccess } from '../../../lib/feedback';
 import type { PageProps } from '../../../lib/page';
@@ -473,6 +474,14 @@ export function MySealListPage({ route }: PageProps) {
         onConfirm={() => void runPending()}
         onCancel={() => setPending(null)}
         testId="seal-confirm"
+      />
+      <FirstUseTour
+        page="sealList"
+        steps={[
+          { target: 'seal-filter-keyword', key: 'filters' },
+          { target: 'seal-batch-bar', key: 'batch' },
+          { target: 'seal-table', key: 'table' },
+        ]}
       />
     </div>
   );

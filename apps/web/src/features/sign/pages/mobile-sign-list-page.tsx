@@ -12,6 +12,7 @@ import { FlowStatusTag, TaskStatusTag } from '../components/status-tags';
 import { detailPath, formatTime, signTaskPath } from '../model/format';
 import { canSignTask } from '../model/status';
 import { RatingPrompt } from '../../../components/rating-prompt';
+import { FirstUseTour } from '../../../components/first-use-tour';
 
 const PAGE_SIZE = 10;
 const TABS: NonNullable<TaskListRequest['status']>[] = ['todo', 'waiting', 'done', 'all'];
@@ -168,7 +169,7 @@ export function MobileSignListPage(_props: PageProps) {
   const rows = list.data?.list ?? [];
   return (
     <div data-testid="mobile-sign-list">
-      <div className="os-m-section os-m-tabs-scroll">
+      <div className="os-m-section os-m-tabs-scroll" data-testid="mobile-task-tabs">
         <Segmented
           value={tab}
           onChange={(v) => {
@@ -199,6 +200,14 @@ export function MobileSignListPage(_props: PageProps) {
         total={list.data?.total ?? 0}
         busy={list.isFetching}
         onMore={() => setPages((p) => p + 1)}
+      />
+      <FirstUseTour
+        page="signList"
+        steps={[
+          { target: 'mobile-task-tabs', key: 'tabs' },
+          { target: 'mobile-flow-card', key: 'card' },
+          { target: 'mobile-tabs', key: 'bottom' },
+        ]}
       />
     </div>
   );

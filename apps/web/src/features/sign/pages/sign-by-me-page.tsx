@@ -16,6 +16,7 @@ import { FlowStatusTag, TaskStatusTag } from '../components/status-tags';
 import { detailPath, formatTime, signTaskPath } from '../model/format';
 import { canRefuseTask, canSignTask } from '../model/status';
 import { RatingPrompt } from '../../../components/rating-prompt';
+import { FirstUseTour } from '../../../components/first-use-tour';
 
 const PAGE_SIZE = 10;
 const TABS: NonNullable<TaskListRequest['status']>[] = ['todo', 'waiting', 'done', 'all'];
@@ -220,6 +221,16 @@ export function SignByMePage({ route }: PageProps) {
         />
       ) : null}
       {reason.dialog}
+      {openFlowId && openTaskId ? null : (
+        <FirstUseTour
+          page="signList"
+          steps={[
+            { target: 'task-tab-todo', key: 'tabs' },
+            { target: 'task-search', key: 'search' },
+            { target: 'task-table', key: 'table' },
+          ]}
+        />
+      )}
     </div>
   );
 }

@@ -1,0 +1,1 @@
+export { FirstUseTour, type TourStepSpec } from './first-use-tour';
