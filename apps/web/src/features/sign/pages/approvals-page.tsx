@@ -1,6 +1,6 @@
 import { contracts } from '@openseal/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Descriptions, Drawer, Empty, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Empty, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { useReasonDialog } from '../components/reason-dialog';
 import { ApprovalStatusTag } from '../components/status-tags';
 import { detailPath, formatTime } from '../model/format';
 import { approvalNeedsReason, orderedApprovalActions } from '../model/status';
+import { ResponsiveTable } from '../../../components/responsive-table';
 
 const PAGE_SIZE = 10;
 
@@ -149,7 +150,7 @@ function ApprovalsPage({ route, which }: PageProps & { which: 'receive' | 'start
           }))}
           data-testid="approval-filter"
         />
-        <Table<ApprovalSummary>
+        <ResponsiveTable<ApprovalSummary>
           rowKey="approvalId"
           size="middle"
           columns={columns}

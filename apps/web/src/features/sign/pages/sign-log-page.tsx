@@ -1,5 +1,5 @@
 import { contracts } from '@openseal/core';
-import { Empty, Select, Table, Typography } from 'antd';
+import { Empty, Select, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import type { PageProps } from '../../../lib/page';
 import { useSignLogs } from '../api/flows';
 import type { SignLogEntry } from '../api/types';
 import { detailPath, formatTime } from '../model/format';
+import { ResponsiveTable } from '../../../components/responsive-table';
 
 const PAGE_SIZE = 20;
 type LogAction = contracts.SignLogAction;
@@ -59,7 +60,7 @@ export function SignLogPage({ route }: PageProps) {
             label: t(`signCommon.logAction.${a}`),
           }))}
         />
-        <Table<SignLogEntry>
+        <ResponsiveTable<SignLogEntry>
           rowKey="id"
           size="middle"
           columns={columns}

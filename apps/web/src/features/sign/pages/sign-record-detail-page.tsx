@@ -8,7 +8,6 @@ import {
   Empty,
   Result,
   Space,
-  Table,
   Tag,
   Timeline,
   Typography,
@@ -37,6 +36,7 @@ import { FlowFileTabs } from '../components/flow-file-view';
 import { useReasonDialog } from '../components/reason-dialog';
 import { ApprovalStatusTag, FlowStatusTag, TaskStatusTag } from '../components/status-tags';
 import { formatTime, shortHash, signTaskPath } from '../model/format';
+import { ResponsiveTable } from '../../../components/responsive-table';
 
 /**
  * /signService/signRecordDetail?flowId=…: the flow's header (status, validity, reason), its files in the
@@ -227,7 +227,7 @@ function Detail({ flow }: { flow: FlowDetail }) {
         <FlowFileTabs flowId={flow.flowId} files={flow.files} />
       </Card>
       <Card title={t('signDetail.signers')}>
-        <Table<FlowSigner>
+        <ResponsiveTable<FlowSigner>
           rowKey="taskId"
           size="small"
           pagination={false}
@@ -254,11 +254,11 @@ function ApprovalsCard({ approvals }: { approvals: readonly ApprovalSummary[] })
   const { t } = useTranslation();
   return (
     <Card title={t('signDetail.approvals')}>
-      <Table<ApprovalSummary>
+      <ResponsiveTable<ApprovalSummary>
         rowKey="approvalId"
         size="small"
         pagination={false}
-        dataSource={[...approvals]}
+        dataSource={approvals}
         columns={[
           { title: t('signApproval.seal'), key: 'seal', render: (_, a) => a.sealName },
           { title: t('signApproval.applicant'), key: 'applicant', render: (_, a) => a.applicantName },
@@ -418,7 +418,7 @@ function ChainCard({ flowId }: { flowId: string }) {
           <Typography.Text code>{shortHash(chain.data.treeHead.rootHash)}</Typography.Text>
         </Typography.Paragraph>
       ) : null}
-      <Table<ChainRecord>
+      <ResponsiveTable<ChainRecord>
         rowKey="notaryLogId"
         size="small"
         pagination={false}
