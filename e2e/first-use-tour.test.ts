@@ -45,9 +45,14 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('first-use tour (%s)', (diale
 
   /** After a reload the page is there and stays without a tour (it waits up to 4 s for its targets). */
   async function noTourAfterReload(page: Page, testId: string) {
+    const checked = page.waitForResponse((r) => r.url().includes('/v1/guidanceLog/check'), {
+      timeout: 20_000,
+    });
     await page.reload();
     await expect.poll(() => page.getByTestId(testId).isVisible(), { timeout: 20_000 }).toBe(true);
-    await page.waitForTimeout(5_000);
+    // The page asked whether its guide was seen, and was told so: give it a moment to (not) show it.
+    await checked;
+    await page.waitForTimeout(1_000);
     expect(await tour(page).count()).toBe(0);
   }
 
@@ -160,9 +165,13 @@ describe.skipIf(!HAS_CHROMIUM).each(PAGE_DIALECTS)('first-use tour (%s)', (diale
 
     // Seen on the desktop is seen on the phone: the first person's home tour does not come back.
     const again = await suite.phone();
+    const checked = again.waitForResponse((r) => r.url().includes('/v1/guidanceLog/check'), {
+      timeout: 20_000,
+    });
     await suite.openSignedIn(again, desktopUser.token, '/h5/');
     await expect.poll(() => again.getByTestId('mobile-home').isVisible(), { timeout: 20_000 }).toBe(true);
-    await again.waitForTimeout(5_000);
+    await checked;
+    await again.waitForTimeout(1_000);
     expect(await tour(again).count()).toBe(0);
     await suite.close(again);
   });

@@ -20,7 +20,7 @@ import webPlugin from './plugins/web';
 import { createAccountsService } from './modules/accounts/accounts.service';
 import { createLoginThrottle } from './modules/login-throttle/login-throttle.service';
 import accountsRoutes from './modules/accounts/accounts.routes';
-import { createConfigService } from './modules/config/config.service';
+import { createConfigService, type ConfigService } from './modules/config/config.service';
 import configRoutes from './modules/config/config.routes';
 import devRoutes from './modules/dev/dev.routes';
 import { createLocalBlobStore } from './modules/files/file-store';
@@ -88,6 +88,8 @@ declare module 'fastify' {
     feedback: FeedbackService;
     /** The worker pool: parsing, verification, image work and signing off the main thread. */
     work: WorkPool;
+    /** System configuration; a change written in this process takes effect once it is `forget`-ed. */
+    configService: ConfigService;
   }
 }
 
@@ -190,6 +192,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     db: app.db,
     readDataUrl: (key) => files.readDataUrl(app.db, key),
   });
+  app.decorate('configService', configService);
   // The server keeps the data directory's verification material current (openseal verify reads it).
   const pki = await startPki(app.db, config, app.log, { refreshEveryMs: 60_000 });
   app.addHook('onClose', async () => pki.close());

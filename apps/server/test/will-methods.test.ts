@@ -246,7 +246,7 @@ describe.each(DIALECTS)('will-auth methods [%s]', (dialect) => {
         is_public: false,
       })
       .execute();
-    await new Promise((r) => setTimeout(r, 5_200)); // the configuration cache lasts 5 s
+    t.app.configService.forget(); // the configuration cache would last 5 s
     const task = await openTask(p.token);
     const d = (await config(p.token, { source: 3, bizId: task.taskId })).body.data;
     expect(d.defaultMethod).toBe('password');
@@ -261,7 +261,7 @@ describe.each(DIALECTS)('will-auth methods [%s]', (dialect) => {
       .set({ value: JSON.stringify(['password']) })
       .where('code', '=', 'WILL_AUTH_METHODS')
       .execute();
-    await new Promise((r) => setTimeout(r, 5_200));
+    t.app.configService.forget();
     expect((await post(`/v1/will/${task.willBizId}/sendCode`, p.token)).body.code).toBe(15306);
     const ok = await post(`/v1/will/${task.willBizId}/verifyPassword`, p.token, { password: PASSWORD });
     expect(ok.body.data).toMatchObject({ status: 'verified', method: 'password' });

@@ -89,6 +89,10 @@ export function createConfigService(deps: {
       return added;
     },
     has: async (code: string) => (await rows([code])).length > 0,
+    /** Drops the cache: the next read sees the database (a change this process just wrote). */
+    forget(): void {
+      cache = null;
+    },
   };
 }
 
