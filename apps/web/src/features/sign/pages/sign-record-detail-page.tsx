@@ -1,17 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  Button,
-  Card,
-  Descriptions,
-  Empty,
-  Result,
-  Space,
-  Tag,
-  Timeline,
-  Typography,
-} from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Result, Space, Tag, Timeline, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
