@@ -92,14 +92,19 @@ describe.skipIf(!HAS_CHROMIUM).each(JOURNEY_DIALECTS)(
       await shot(staff, '02-approval-requested');
     });
 
-    it('2. A’s seal administrator approves it in approveReceived', async () => {
-      const admin = await newPage();
-      await suite.openSignedIn(admin, a.admin, '/signService/approveReceived');
+    it('2. A’s seal administrator approves it in approveReceived, on a phone', async () => {
+      const admin = await suite.phone();
+      await suite.openSignedIn(admin, a.admin, '/h5/signService/approveReceived');
       const row = admin.locator(`[data-testid="approval-row"][data-flow-id="${flowId}"]`);
       await expect.poll(() => row.isVisible(), { timeout: 20_000 }).toBe(true);
       expect(await row.getAttribute('data-status')).toBe('inApproval');
       await row.getByTestId('approval-detail').click();
       await expect.poll(() => admin.getByTestId('approval-placements').isVisible()).toBe(true);
+      // The drawer takes the phone's width, and nothing is wider than the screen (once it has slid in).
+      await admin.waitForTimeout(600);
+      const drawer = await admin.locator('.ant-drawer-content-wrapper').boundingBox();
+      expect(drawer!.width).toBeLessThanOrEqual(390);
+      expect(await admin.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await shot(admin, '03-approval-detail');
       await admin.keyboard.press('Escape');
       await row.getByTestId('approval-approve').click();

@@ -86,6 +86,10 @@ export const MOBILE_ROUTES: readonly MobileRoute[] = [
   m('/signService', { mobile: 'signList' }, { tab: 'sign', titleKey: 'signService_signByMe' }),
   m('/signService/signRecord', { mobile: 'signRecords' }),
   m('/signService/signRecordDetail', { desktop: 'signRecordDetail' }),
+  // Seal administrators decide approvals where they are: the lists show a card per approval.
+  m('/signService/approveReceived', { desktop: 'approveReceived' }),
+  m('/signService/approveLaunch', { desktop: 'approveLaunch' }),
+  m('/signService/signLog', { desktop: 'signLog' }),
   m('/userCenter', { mobile: 'me' }, { tab: 'me', titleKey: 'mobile.me.title', desktopPath: '/userCenter' }),
   m('/userCenter/infoPersonal', { desktop: 'infoPersonal' }),
   m('/userCenter/infoPersonal/realName', { desktop: 'personRealName' }),

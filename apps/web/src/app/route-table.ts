@@ -273,9 +273,15 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
         activeMenu: '/signService/signRecord',
         meta: { hasH5: true },
       }),
-      menuChild('/signService/signLog', { page: 'signLog' }),
-      menuChild('/signService/approveReceived', { page: 'approveReceived', meta: { personAuth: false } }),
-      menuChild('/signService/approveLaunch', { page: 'approveLaunch', meta: { personAuth: false } }),
+      menuChild('/signService/signLog', { page: 'signLog', meta: { hasH5: true } }),
+      menuChild('/signService/approveReceived', {
+        page: 'approveReceived',
+        meta: { personAuth: false, hasH5: true },
+      }),
+      menuChild('/signService/approveLaunch', {
+        page: 'approveLaunch',
+        meta: { personAuth: false, hasH5: true },
+      }),
       menuChild('/signService/signQuickly', { page: 'signQuickly' }),
     ],
   },

@@ -17,6 +17,7 @@ import { ApprovalStatusTag } from '../components/status-tags';
 import { detailPath, formatTime } from '../model/format';
 import { approvalNeedsReason, orderedApprovalActions } from '../model/status';
 import { ResponsiveTable } from '../../../components/responsive-table';
+import { useIsMobile } from '../../../hooks/use-is-mobile';
 
 const PAGE_SIZE = 10;
 
@@ -44,6 +45,7 @@ function ApprovalsPage({ route, which }: PageProps & { which: 'receive' | 'start
   const [open, setOpen] = useState<ApprovalSummary | null>(null);
   const list = useApprovalList(which, { status, pageNum, pageSize: PAGE_SIZE });
   const reason = useReasonDialog();
+  const mobile = useIsMobile();
 
   const decide = (a: ApprovalSummary, action: ApprovalAction) => {
     const run = async (text?: string) => {
@@ -180,7 +182,7 @@ function ApprovalsPage({ route, which }: PageProps & { which: 'receive' | 'start
       <Drawer
         open={open !== null}
         onClose={() => setOpen(null)}
-        size={520}
+        size={mobile ? '100%' : 520}
         title={t('signApproval.detailTitle')}
         data-testid="approval-drawer"
         extra={open ? <Space>{actionButtons(open)}</Space> : null}
