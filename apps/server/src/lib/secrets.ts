@@ -1,6 +1,4 @@
 import {
-  createCipheriv,
-  createDecipheriv,
   createHash,
   createHmac,
   hkdfSync,
@@ -8,6 +6,7 @@ import {
   scrypt as scryptCb,
   timingSafeEqual,
 } from 'node:crypto';
+import { unwrapKey, wrapKey } from '@openseal/pki';
 import { promisify } from 'node:util';
 
 const scrypt = promisify(scryptCb) as (
@@ -56,47 +55,21 @@ export function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-const SEALED_VERSION = 1;
-const SEALED_IV = 12;
-const SEALED_TAG = 16;
-
 /** The AES-256 key of one purpose, derived from the platform secret (HKDF-SHA256). */
-function sealingKey(secret: string, purpose: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, 'openseal-sealed-secret', purpose, 32));
+function sealingKey(secret: string, purpose: string): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', secret, 'openseal-sealed-secret', purpose, 32));
 }
 
 /**
  * A short secret kept at rest (a PDF's password): AES-256-GCM under a key derived from the platform
  * secret for `purpose`, with `id` (the record it belongs to) as associated data, so a sealed value
- * cannot be moved to another record. Layout: version, IV, tag, ciphertext.
+ * cannot be moved to another record. The key store's wrapping (packages/pki `wrapKey`) does the work.
  */
 export function sealSecret(secret: string, purpose: string, id: string, plain: string): Buffer {
-  const iv = randomBytes(SEALED_IV);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(secret, purpose), iv, {
-    authTagLength: SEALED_TAG,
-  });
-  cipher.setAAD(Buffer.from(id, 'utf8'));
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return Buffer.concat([Buffer.from([SEALED_VERSION]), iv, cipher.getAuthTag(), body]);
+  return Buffer.from(wrapKey(sealingKey(secret, purpose), id, Buffer.from(plain, 'utf8')));
 }
 
 /** The secret `sealSecret` kept; throws when the platform secret, the purpose or the record differ. */
 export function openSecret(secret: string, purpose: string, id: string, sealed: Uint8Array): string {
-  const bytes = Buffer.from(sealed);
-  if (bytes.length < 1 + SEALED_IV + SEALED_TAG || bytes[0] !== SEALED_VERSION)
-    throw new Error(`sealed secret of ${id} has an unknown layout`);
-  const decipher = createDecipheriv(
-    'aes-256-gcm',
-    sealingKey(secret, purpose),
-    bytes.subarray(1, 1 + SEALED_IV),
-    {
-      authTagLength: SEALED_TAG,
-    },
-  );
-  decipher.setAAD(Buffer.from(id, 'utf8'));
-  decipher.setAuthTag(bytes.subarray(1 + SEALED_IV, 1 + SEALED_IV + SEALED_TAG));
-  return Buffer.concat([
-    decipher.update(bytes.subarray(1 + SEALED_IV + SEALED_TAG)),
-    decipher.final(),
-  ]).toString('utf8');
+  return unwrapKey(sealingKey(secret, purpose), id, sealed).toString('utf8');
 }

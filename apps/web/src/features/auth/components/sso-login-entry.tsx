@@ -8,17 +8,7 @@ import { handleApiError } from '../../../lib/api-error-handler';
 import { toastError } from '../../../lib/feedback';
 import { normaliseLanguage } from '../../../lib/language';
 import { beginSso, useSsoStatus, type SsoLoginType } from '../api/sso';
-import { ssoReturnAddress } from '../model/sso-outcome';
-
-/** Only an address on the web is opened: the server names the provider, but a bad value must not run. */
-function isWebAddress(url: string): boolean {
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'https:' || protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
+import { isWebAddress, ssoReturnAddress } from '../model/sso-outcome';
 
 /**
  * "Log in with single sign-on", shown only when the server has a provider configured: starts a flow

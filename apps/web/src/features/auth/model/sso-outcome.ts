@@ -105,3 +105,13 @@ export function ssoReturnAddress(target: string): string {
     ? SSO_RETURN_PATH
     : `${SSO_RETURN_PATH}?redirect=${encodeURIComponent(safe)}`;
 }
+
+/** Only an address on the web is opened: the server names the provider, but a bad value must not run. */
+export function isWebAddress(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

@@ -8,17 +8,7 @@ import { isApiError } from '../../../lib/api-client';
 import { normaliseLanguage } from '../../../lib/language';
 import { beginSso, useSsoStatus, type SsoLoginType } from '../api/sso';
 import { afterLoginTarget } from '../model/redirect';
-import { ssoReturnAddress } from '../model/sso-outcome';
-
-/** Only an address on the web is opened: the server names the provider, but a bad value must not run. */
-function isWebAddress(url: string): boolean {
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'https:' || protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
+import { isWebAddress, ssoReturnAddress } from '../model/sso-outcome';
 
 /**
  * /haiNanSSO: the entry a provincial government portal links to. It starts single sign-on through the
